@@ -1,0 +1,114 @@
+// ESLint 9 flat config for the whole workspace.
+//
+// Every project's `lint` target runs `eslint --max-warnings=0 {projectRoot}` (nx.json targetDefaults), so a
+// warning fails the build just like an error. Rules are therefore either "error" or "off": a rule that is
+// worth a warning is worth an error. tools/workspace/src/module-boundaries.spec.ts checks that no rule
+// resolves to "warn" and that the module boundaries below are really enforced.
+//
+// No type-aware rules (they need a TypeScript program per file and are slow).
+import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier/flat';
+import jsoncParser from 'jsonc-eslint-parser';
+
+const JS_TS_FILES = ['**/*.ts', '**/*.tsx', '**/*.cts', '**/*.mts', '**/*.js', '**/*.jsx', '**/*.cjs', '**/*.mjs'];
+
+// The dependency rules of /work/shared/ARCHITECTURE.md ("Dependency rules"), by project tag.
+// Projects are named and imported by their npm names (@assistant/contracts, ...), resolved through npm
+// workspaces; Nx maps those names to projects through each project's package.json.
+const ALL_LIBS = [
+  'type:contracts',
+  'type:client',
+  'type:storage',
+  'type:auth',
+  'type:agent-core',
+  'type:tool-adapters',
+];
+// agent-core and tool-adapters must stay usable by the CLI and the launcher without booting Nest.
+const NO_SERVER_FRAMEWORK = ['@nestjs/*', 'typeorm', 'fastify', '@fastify/*', 'better-sqlite3', 'pg'];
+
+const depConstraints = [
+  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
+  { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:contracts'] },
+  { sourceTag: 'type:storage', onlyDependOnLibsWithTags: ['type:contracts'] },
+  { sourceTag: 'type:auth', onlyDependOnLibsWithTags: ['type:storage', 'type:contracts'] },
+  {
+    sourceTag: 'type:tool-adapters',
+    onlyDependOnLibsWithTags: ['type:contracts'],
+    bannedExternalImports: NO_SERVER_FRAMEWORK,
+  },
+  {
+    sourceTag: 'type:agent-core',
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:tool-adapters'],
+    bannedExternalImports: NO_SERVER_FRAMEWORK,
+  },
+  { sourceTag: 'type:server', onlyDependOnLibsWithTags: ALL_LIBS },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:server', ...ALL_LIBS] },
+  // The stdio MCP launcher relays to a server over HTTP: never server or storage.
+  {
+    sourceTag: 'type:launcher',
+    onlyDependOnLibsWithTags: ['type:client', 'type:contracts', 'type:agent-core', 'type:tool-adapters'],
+  },
+  // End-to-end suites drive the built apps through the client, as a user would.
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:client', 'type:contracts'] },
+  { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:client', 'type:contracts'] },
+];
+
+export default [
+  {
+    ignores: ['**/dist/', '**/node_modules/', '**/.nx/', '**/coverage/', '**/*.d.ts', 'tmp/', 'package-lock.json'],
+  },
+  {
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+  },
+
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  ...nx.configs['flat/javascript'],
+
+  {
+    files: JS_TS_FILES,
+    languageOptions: { ecmaVersion: 'latest' },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: true,
+          allow: [],
+          depConstraints,
+        },
+      ],
+
+      // The Nx presets set these to "warn"; with --max-warnings=0 that is an error in disguise. Make it explicit.
+      'no-unused-vars': 'off',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          args: 'after-used',
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
+      // `unknown` plus a zod parse or a type guard instead.
+      '@typescript-eslint/no-explicit-any': ['error', { ignoreRestArgs: true }],
+      // Off: in a strict codebase a non-null assertion is a deliberate, visible escape hatch (tests use it a lot).
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+  },
+
+  // JSON: parsed (so a broken package.json/project.json/tsconfig fails lint), and every project always has
+  // something to lint (eslint exits with an error when a project folder holds no lintable file).
+  {
+    files: ['**/*.json'],
+    languageOptions: { parser: jsoncParser },
+  },
+
+  // Last: turn off every stylistic rule that Prettier owns.
+  prettier,
+];

@@ -1,0 +1,24 @@
+/**
+ * Shared jest settings: TypeScript through SWC (with decorator metadata, as Nest needs), node environment.
+ * Test tiers by file name: *.spec.ts (units), *.integration-spec.ts (real databases and servers).
+ */
+module.exports = {
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testMatch: ['**/?(*.)+(spec|integration-spec).ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  passWithNoTests: false,
+};

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { ENDPOINTS, type EndpointSpec } from './endpoints';
+import { ERROR_CODES, problemSchema } from './problem';
+import { SCOPE_DESCRIPTIONS } from './scopes';
+import { RATE_LIMIT_HEADERS } from './rate-limits';
+
+type JsonObject = Record<string, unknown>;
+
+const componentRef = (id: string) => `#/components/schemas/${id}`;
+
+function schemaId(schema: z.ZodType): string {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (!id) throw new Error('every request and response schema of an endpoint must carry .meta({ id })');
+  return id;
+}
+
+function queryParameters(query: z.ZodObject): JsonObject[] {
+  return Object.entries(query.shape).map(([name, schema]) => {
+    const json = z.toJSONSchema(schema as z.ZodType, { io: 'input', unrepresentable: 'any' }) as JsonObject;
+    delete json.$schema;
+    return { name, in: 'query', required: false, schema: json };
+  });
+}
+
+const rateLimitHeaders = Object.fromEntries(
+  Object.values(RATE_LIMIT_HEADERS).map((name) => [
+    name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase()).replace('Ratelimit', 'RateLimit'),
+    { schema: { type: name.endsWith('resource') ? 'string' : 'integer' } },
+  ]),
+);
+
+function operation(endpoint: EndpointSpec): JsonObject {
+  const responses: JsonObject = {};
+  const { status, schema } = endpoint.response;
+  responses[String(status)] = {
+    description: endpoint.summary,
+    headers: rateLimitHeaders,
+    ...(schema ? { content: { 'application/json': { schema: { $ref: componentRef(schemaId(schema)) } } } } : {}),
+  };
+  for (const code of endpoint.errors) {
+    const { status: errorStatus, title } = ERROR_CODES[code];
+    const key = String(errorStatus);
+    const existing = responses[key] as { description: string } | undefined;
+    responses[key] = {
+      description: existing ? `${existing.description}; ${code}` : `${title} (${code})`,
+      content: { 'application/problem+json': { schema: { $ref: componentRef('Problem') } } },
+    };
+  }
+  const pathParams = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  return {
+    operationId: endpoint.operationId,
+    summary: endpoint.summary,
+    tags: [endpoint.tag],
+    security: endpoint.scope ? [{ bearer: [endpoint.scope] }] : [],
+    'x-scope': endpoint.scope,
+    parameters: [...pathParams, ...(endpoint.query ? queryParameters(endpoint.query) : [])],
+    ...(endpoint.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: componentRef(schemaId(endpoint.body)) } } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI 3.1 document of /api/v1, generated from the zod schemas of this package. */
+export function buildOpenApiDocument(options: { serverUrl?: string; version?: string } = {}): JsonObject {
+  // Make sure the Problem schema is registered even if no endpoint body names it directly.
+  schemaId(problemSchema);
+  const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: componentRef, unrepresentable: 'any' }) as {
+    schemas: Record<string, JsonObject>;
+  };
+  for (const schema of Object.values(schemas)) delete schema.$schema;
+
+  const paths: Record<string, JsonObject> = {};
+  for (const endpoint of ENDPOINTS) {
+    paths[endpoint.path] ??= {};
+    paths[endpoint.path][endpoint.method.toLowerCase()] = operation(endpoint);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Assistant API',
+      version: options.version ?? '1',
+      description:
+        'The public API of Assistant. Every request carries `Authorization: Bearer <token>`; errors are RFC 9457 problem+json with a stable `code`.',
+    },
+    servers: [{ url: options.serverUrl ?? '/api/v1' }],
+    components: {
+      schemas,
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `Scopes: ${Object.entries(SCOPE_DESCRIPTIONS)
+            .map(([scope, text]) => `\`${scope}\` (${text})`)
+            .join(', ')}`,
+        },
+      },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/**
+ * Stable error codes (SPEC §5). Each code has one HTTP status and one title; the `type` URI is
+ * derived from the code so that clients can switch on either.
+ */
+export const ERROR_CODES = {
+  invalid_token: { status: 401, title: 'Missing or invalid token' },
+  insufficient_scope: { status: 403, title: 'The token lacks the required scope' },
+  not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  conflict: { status: 409, title: 'Conflict' },
+  payload_too_large: { status: 413, title: 'Request body too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  validation_failed: { status: 422, title: 'Validation failed' },
+  rate_limited: { status: 429, title: 'Rate limit exceeded' },
+  model_unavailable: { status: 503, title: 'Model unavailable' },
+  tool_unavailable: { status: 503, title: 'Tool unavailable' },
+  internal: { status: 500, title: 'Internal error' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const PROBLEM_TYPE_BASE = 'https://assistant.dev/problems/';
+
+export function problemType(code: ErrorCode): string {
+  return `${PROBLEM_TYPE_BASE}${code.replace(/_/g, '-')}`;
+}
+
+export const fieldErrorSchema = z.object({
+  field: z.string().describe('Dotted path of the offending field, or "body" for the whole body'),
+  message: z.string(),
+});
+export type FieldError = z.infer<typeof fieldErrorSchema>;
+
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
+    detail: z.string(),
+    request_id: z.string(),
+    errors: z.array(fieldErrorSchema).optional(),
+  })
+  .meta({ id: 'Problem' });
+export type Problem = z.infer<typeof problemSchema>;

@@ -1,0 +1,20 @@
+export { openStorage, type Storage, type OpenStorageOptions } from './lib/storage';
+export {
+  dataSourceOptions,
+  postgresConfigFromUrl,
+  sqliteFileIn,
+  type DatabaseConfig,
+  type Dialect,
+} from './lib/data-source-options';
+export { StorageError } from './lib/errors';
+export { newId, isIdOf } from './lib/ids';
+export type { Page, PageRequest } from './lib/paging';
+export { UserEntity } from './lib/entities/user.entity';
+export { TokenEntity, type StoredTokenKind } from './lib/entities/token.entity';
+export { DiscussionEntity } from './lib/entities/discussion.entity';
+export { MessageEntity } from './lib/entities/message.entity';
+export { MemoryEntity } from './lib/entities/memory.entity';
+export type { UsersRepository } from './lib/repositories/users.repository';
+export type { TokensRepository, NewToken } from './lib/repositories/tokens.repository';
+export type { DiscussionsRepository, NewMessage } from './lib/repositories/discussions.repository';
+export type { MemoriesRepository, NewMemory } from './lib/repositories/memories.repository';

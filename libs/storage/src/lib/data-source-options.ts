@@ -1,0 +1,81 @@
+import { join } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import { UserEntity } from './entities/user.entity';
+import { TokenEntity } from './entities/token.entity';
+import { DiscussionEntity } from './entities/discussion.entity';
+import { MessageEntity } from './entities/message.entity';
+import { MemoryEntity } from './entities/memory.entity';
+import { InitialSchemaSqlite1732233600000 } from './migrations/sqlite/1732233600000-initial-schema';
+import { InitialSchemaPostgres1732233600000 } from './migrations/postgres/1732233600000-initial-schema';
+
+export type DatabaseConfig =
+  | { dialect: 'sqlite'; file: string }
+  /** `schema` isolates one installation (or one test run) inside a shared database. */
+  | { dialect: 'postgres'; url: string; schema?: string };
+
+export type Dialect = DatabaseConfig['dialect'];
+
+export const ENTITIES = [UserEntity, TokenEntity, DiscussionEntity, MessageEntity, MemoryEntity];
+
+const MIGRATIONS = {
+  sqlite: [InitialSchemaSqlite1732233600000],
+  postgres: [InitialSchemaPostgres1732233600000],
+};
+
+/** The embedded database's file inside a data directory. */
+export function sqliteFileIn(dataDir: string): string {
+  return join(dataDir, 'assistant.sqlite');
+}
+
+/**
+ * Reads a `postgres://` URL; a `?schema=` parameter (not understood by libpq) is taken out and becomes the
+ * schema this installation lives in.
+ */
+export function postgresConfigFromUrl(rawUrl: string): DatabaseConfig {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new Error('the database URL is not a URL; expected postgres://user@host:5432/database');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new Error(`the database URL must start with postgres:// (got ${url.protocol}//)`);
+  }
+  const schema = url.searchParams.get('schema') ?? undefined;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error('the ?schema= of the database URL must be a lower-case SQL identifier');
+  }
+  url.searchParams.delete('schema');
+  return { dialect: 'postgres', url: url.toString(), schema };
+}
+
+/** The one place where the dialect is chosen (SQLite by default, PostgreSQL when given a URL). */
+export function dataSourceOptions(config: DatabaseConfig): DataSourceOptions {
+  const common = { entities: ENTITIES, synchronize: false, migrationsRun: false, logging: false } as const;
+  if (config.dialect === 'sqlite') {
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: config.file,
+      migrations: MIGRATIONS.sqlite,
+      // WAL lets readers run beside the writer; the busy timeout turns short lock waits into waits, not errors.
+      prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
+        db.pragma('foreign_keys = ON');
+        db.pragma('busy_timeout = 5000');
+      },
+    };
+  }
+  return {
+    ...common,
+    type: 'postgres',
+    url: config.url,
+    migrations: MIGRATIONS.postgres,
+    extra: {
+      max: 10,
+      connectionTimeoutMillis: 5_000,
+      ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+export type StoredTokenKind = 'personal' | 'device';
+
+/** A personal or device token. The secret itself is never stored: only its SHA-256 digest. */
+@Entity('tokens')
+export class TokenEntity {
+  @PrimaryColumn({ type: 'varchar', length: 32 })
+  id!: string;
+
+  @Index()
+  @Column({ name: 'user_id', type: 'varchar', length: 32 })
+  userId!: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  kind!: StoredTokenKind;
+
+  @Column({ type: 'varchar', length: 100 })
+  name!: string;
+
+  @Column({ type: 'simple-json' })
+  scopes!: string[];
+
+  @Column({ type: 'varchar', length: 64, unique: true })
+  digest!: string;
+
+  @Column({ name: 'token_prefix', type: 'varchar', length: 16 })
+  tokenPrefix!: string;
+
+  @Column({ name: 'created_at' })
+  createdAt!: Date;
+
+  @Column({ name: 'expires_at', nullable: true, type: Date })
+  expiresAt!: Date | null;
+
+  @Column({ name: 'last_used_at', nullable: true, type: Date })
+  lastUsedAt!: Date | null;
+}

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { ID_PREFIXES, type IdKind } from '@assistant/contracts';
+
+const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+
+let lastTime = -1;
+let lastRandom: number[] = [];
+
+/**
+ * A ULID-style identifier after its type prefix (`dsc_01j…`): 10 characters of millisecond time and 16 of
+ * randomness, incremented within the same millisecond. Ids therefore sort in creation order, which is the
+ * order of every list (newest first), and a cursor can be the last id seen.
+ */
+export function newId(kind: IdKind): string {
+  const now = Date.now();
+  if (now <= lastTime) {
+    incrementRandom(lastRandom);
+  } else {
+    lastTime = now;
+    lastRandom = [...randomBytes(16)].map((b) => b & 31);
+  }
+  let time = '';
+  let t = lastTime;
+  for (let i = 0; i < 10; i++) {
+    time = CROCKFORD[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  return `${ID_PREFIXES[kind]}_${time}${lastRandom.map((n) => CROCKFORD[n]).join('')}`;
+}
+
+function incrementRandom(digits: number[]): void {
+  for (let i = digits.length - 1; i >= 0; i--) {
+    if (digits[i] < 31) {
+      digits[i]++;
+      return;
+    }
+    digits[i] = 0;
+  }
+}
+
+const ID_PATTERN = /^[a-z]{3}_[0-9a-hjkmnp-tv-z]{26}$/;
+
+export function isIdOf(kind: IdKind, value: string): boolean {
+  return value.startsWith(`${ID_PREFIXES[kind]}_`) && ID_PATTERN.test(value);
+}

@@ -1,0 +1,70 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions, type DatabaseConfig, type Dialect } from './data-source-options';
+import { StorageError } from './errors';
+import { UsersRepository } from './repositories/users.repository';
+import { TokensRepository } from './repositories/tokens.repository';
+import { DiscussionsRepository } from './repositories/discussions.repository';
+import { MemoriesRepository } from './repositories/memories.repository';
+
+export interface Storage {
+  readonly dialect: Dialect;
+  readonly dataSource: DataSource;
+  readonly users: UsersRepository;
+  readonly tokens: TokensRepository;
+  readonly discussions: DiscussionsRepository;
+  readonly memories: MemoriesRepository;
+  close(): Promise<void>;
+}
+
+export interface OpenStorageOptions {
+  /**
+   * `run`: apply pending migrations (the self-hosted server at start-up, the hosted ops command).
+   * `require-current`: refuse to open a database that has pending migrations (the hosted API at start-up).
+   */
+  migrations: 'run' | 'require-current';
+}
+
+/** Opens the database, brings or checks its schema, and hands out the repositories. */
+export async function openStorage(config: DatabaseConfig, options: OpenStorageOptions): Promise<Storage> {
+  const dataSource = new DataSource(dataSourceOptions(config));
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    throw new StorageError('database_unreachable', describeConnectError(config, error));
+  }
+  try {
+    if (options.migrations === 'run') {
+      if (config.dialect === 'postgres' && config.schema) {
+        await dataSource.query(`CREATE SCHEMA IF NOT EXISTS "${config.schema}"`);
+      }
+      await dataSource.runMigrations({ transaction: 'each' });
+    } else if (await dataSource.showMigrations()) {
+      throw new StorageError(
+        'migrations_pending',
+        'the database schema is not up to date; run the migrate command first (assistant-hosted-ops migrate)',
+      );
+    }
+  } catch (error) {
+    await dataSource.destroy();
+    throw error;
+  }
+  return {
+    dialect: config.dialect,
+    dataSource,
+    users: new UsersRepository(dataSource),
+    tokens: new TokensRepository(dataSource),
+    discussions: new DiscussionsRepository(dataSource),
+    memories: new MemoriesRepository(dataSource, config.dialect),
+    close: async () => {
+      if (dataSource.isInitialized) await dataSource.destroy();
+    },
+  };
+}
+
+function describeConnectError(config: DatabaseConfig, error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (config.dialect === 'sqlite') return `cannot open the SQLite database ${config.file}: ${reason}`;
+  const url = new URL(config.url);
+  return `cannot connect to PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}: ${reason}`;
+}
