@@ -10,7 +10,16 @@ import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier/flat';
 import jsoncParser from 'jsonc-eslint-parser';
 
-const JS_TS_FILES = ['**/*.ts', '**/*.tsx', '**/*.cts', '**/*.mts', '**/*.js', '**/*.jsx', '**/*.cjs', '**/*.mjs'];
+const JS_TS_FILES = [
+  '**/*.ts',
+  '**/*.tsx',
+  '**/*.cts',
+  '**/*.mts',
+  '**/*.js',
+  '**/*.jsx',
+  '**/*.cjs',
+  '**/*.mjs',
+];
 
 // The dependency rules of /work/shared/ARCHITECTURE.md ("Dependency rules"), by project tag.
 // Projects are named and imported by their npm names (@assistant/contracts, ...), resolved through npm
@@ -55,7 +64,15 @@ const depConstraints = [
 
 export default [
   {
-    ignores: ['**/dist/', '**/node_modules/', '**/.nx/', '**/coverage/', '**/*.d.ts', 'tmp/', 'package-lock.json'],
+    ignores: [
+      '**/dist/',
+      '**/node_modules/',
+      '**/.nx/',
+      '**/coverage/',
+      '**/*.d.ts',
+      'tmp/',
+      'package-lock.json',
+    ],
   },
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },

@@ -1,0 +1,15 @@
+export { AuthModule } from './lib/auth.module';
+export { AccessGuard } from './lib/access.guard';
+export { BearerStrategy } from './lib/bearer.strategy';
+export { TokenService, type IssuedToken } from './lib/token.service';
+export { AuthError } from './lib/auth.errors';
+export type { Principal } from './lib/principal';
+export { Scopes, Public, CurrentPrincipal, ACCESS_METADATA, type RouteAccess } from './lib/scopes.decorator';
+export {
+  generateToken,
+  checkTokenFormat,
+  digestToken,
+  TOKEN_PREFIXES,
+  type GeneratedToken,
+  type SecretTokenKind,
+} from './lib/token-format';

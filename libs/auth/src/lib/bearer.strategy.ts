@@ -1,0 +1,19 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { Strategy } from 'passport-http-bearer';
+import { TokenService } from './token.service';
+import { AuthError } from './auth.errors';
+import type { Principal } from './principal';
+
+@Injectable()
+export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
+  constructor(@Inject(TokenService) private readonly tokens: TokenService) {
+    super({ realm: 'assistant' });
+  }
+
+  async validate(secret: string): Promise<Principal> {
+    const principal = await this.tokens.verify(secret);
+    if (!principal) throw AuthError.invalidToken('the token is not valid: it is malformed, unknown, revoked or expired');
+    return principal;
+  }
+}

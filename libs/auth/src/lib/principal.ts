@@ -1,0 +1,11 @@
+import type { Scope, TokenKind } from '@assistant/contracts';
+
+/** Who is calling: the user and the token they called with. Attached to the request by the bearer strategy. */
+export interface Principal {
+  userId: string;
+  tokenId: string;
+  kind: TokenKind;
+  scopes: Scope[];
+  clientId?: string;
+  expiresAt: Date | null;
+}

@@ -1,0 +1,18 @@
+export { AppModule } from './lib/app.module';
+export { createHttpApp } from './lib/http/create-http-app';
+export { ApiError } from './lib/http/api-error';
+export { ConfigError, type ServerConfig, type RateLimitConfig } from './lib/config/server-config';
+export { MemoryRateLimitStore, type RateLimitStore } from './lib/rate-limit/rate-limit.store';
+export { listen, type RunningServer } from './lib/running-server';
+export {
+  startSelfHost,
+  selfHostConfig,
+  defaultDataDir,
+  SELF_HOST_DEFAULTS,
+  type SelfHostOptions,
+  type SelfHostServer,
+} from './lib/self-host/self-host';
+export { readCredentials, credentialsFileIn, type Credentials } from './lib/self-host/credentials-file';
+export { startHosted, hostedConfig } from './lib/hosted/hosted';
+export { runHostedOps, HOSTED_OPS_USAGE } from './lib/hosted/hosted-ops';
+export { describeStartupError, closeOnSignals } from './lib/process-lifecycle';

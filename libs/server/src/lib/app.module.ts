@@ -1,0 +1,38 @@
+import { Module, RequestMethod, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { AuthModule } from '@assistant/auth';
+import type { Storage } from '@assistant/storage';
+import type { ServerConfig } from './config/server-config';
+import { CoreModule } from './storage.module';
+import { ProblemFilter } from './http/problem.filter';
+import { AccountModule } from './account/account.module';
+import { DiscussionsModule } from './discussions/discussions.module';
+import { MemoriesModule } from './memories/memories.module';
+import { TokensModule } from './tokens/tokens.module';
+import { MetaModule } from './meta/meta.module';
+import { loggerOptions } from './http/logging';
+
+/** The whole API as one Nest module; both deployments compose it with their own storage and configuration. */
+@Module({})
+export class AppModule {
+  static register(storage: Storage, config: ServerConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: loggerOptions(config.logLevel),
+          forRoutes: [{ path: '*path', method: RequestMethod.ALL }],
+        }),
+        CoreModule.register(storage, config),
+        AuthModule.register(storage.tokens),
+        AccountModule,
+        DiscussionsModule,
+        MemoriesModule,
+        TokensModule,
+        MetaModule,
+      ],
+      providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],
+    };
+  }
+}

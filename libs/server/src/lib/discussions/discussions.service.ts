@@ -1,0 +1,44 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Discussion, ListEnvelope, Message, PageQuery, SearchablePageQuery } from '@assistant/contracts';
+import type { Storage } from '@assistant/storage';
+import { STORAGE } from '../storage.module';
+import { ApiError } from '../http/api-error';
+import { presentDiscussion, presentMessage } from './discussion.presenter';
+
+export const UNTITLED_DISCUSSION = 'New discussion';
+
+@Injectable()
+export class DiscussionsService {
+  constructor(@Inject(STORAGE) private readonly storage: Storage) {}
+
+  async list(userId: string, query: SearchablePageQuery): Promise<ListEnvelope<Discussion>> {
+    const page = await this.storage.discussions.list(userId, query);
+    return { data: page.items.map(presentDiscussion), next_cursor: page.nextCursor };
+  }
+
+  async create(userId: string, title: string | undefined): Promise<Discussion> {
+    return presentDiscussion(await this.storage.discussions.create(userId, title ?? UNTITLED_DISCUSSION));
+  }
+
+  async get(userId: string, id: string): Promise<Discussion> {
+    const discussion = await this.storage.discussions.get(userId, id);
+    if (!discussion) throw ApiError.notFound('discussion');
+    return presentDiscussion(discussion);
+  }
+
+  async rename(userId: string, id: string, title: string): Promise<Discussion> {
+    const discussion = await this.storage.discussions.rename(userId, id, title);
+    if (!discussion) throw ApiError.notFound('discussion');
+    return presentDiscussion(discussion);
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    if (!(await this.storage.discussions.delete(userId, id))) throw ApiError.notFound('discussion');
+  }
+
+  async listMessages(userId: string, id: string, query: PageQuery): Promise<ListEnvelope<Message>> {
+    await this.get(userId, id);
+    const page = await this.storage.discussions.listMessages(userId, id, query);
+    return { data: page.items.map(presentMessage), next_cursor: page.nextCursor };
+  }
+}

@@ -1,0 +1,55 @@
+import { HOSTED_RATE_LIMITS } from '@assistant/contracts';
+import { openStorage, postgresConfigFromUrl, StorageError, type DatabaseConfig, type Storage } from '@assistant/storage';
+import { ConfigError, logLevel, portNumber, rateLimitsFromEnv, type ServerConfig } from '../config/server-config';
+import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
+import { listen, type RunningServer } from '../running-server';
+
+/** The hosted service runs on PostgreSQL only; without a URL it refuses to start. */
+export function hostedDatabase(env: NodeJS.ProcessEnv): DatabaseConfig {
+  const url = env.ASSISTANT_DATABASE_URL;
+  if (!url) {
+    throw new ConfigError('ASSISTANT_DATABASE_URL is required: the hosted API runs on PostgreSQL (postgres://user@host:5432/db)');
+  }
+  try {
+    return postgresConfigFromUrl(url);
+  } catch (error) {
+    throw new ConfigError(`ASSISTANT_DATABASE_URL: ${(error as Error).message}`);
+  }
+}
+
+export function hostedConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  return {
+    deployment: 'hosted',
+    host: env.ASSISTANT_HOST ?? '0.0.0.0',
+    port: portNumber('ASSISTANT_PORT', env.ASSISTANT_PORT, 8080),
+    database: hostedDatabase(env),
+    rateLimits: rateLimitsFromEnv(env, HOSTED_RATE_LIMITS),
+    logLevel: logLevel(env.ASSISTANT_LOG_LEVEL, 'info'),
+    trustProxy: env.ASSISTANT_TRUST_PROXY !== 'false',
+  };
+}
+
+export async function openHostedStorage(
+  database: DatabaseConfig,
+  migrations: 'run' | 'require-current',
+): Promise<Storage> {
+  try {
+    return await openStorage(database, { migrations });
+  } catch (error) {
+    throw error instanceof StorageError ? new ConfigError(error.message) : error;
+  }
+}
+
+/**
+ * The hosted composition root. Migrations are not run here: several API processes start at once, so the
+ * schema is brought up to date by one explicit `assistant-hosted-ops migrate` before a deploy.
+ */
+export async function startHosted(env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
+  const config = hostedConfig(env);
+  const storage = await openHostedStorage(config.database, 'require-current');
+  // Shared Redis store comes with the hosted Redis work; until then each process counts on its own.
+  return listen(config, storage, new MemoryRateLimitStore()).catch(async (error: unknown) => {
+    await storage.close();
+    throw error;
+  });
+}

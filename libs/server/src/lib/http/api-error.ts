@@ -1,0 +1,33 @@
+import { ERROR_CODES, problemType, type ErrorCode, type FieldError, type Problem } from '@assistant/contracts';
+
+/** An error the API answers on purpose, with a stable code (SPEC §5). */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly fieldErrors?: FieldError[],
+    /** Extra response headers, such as `Retry-After` or `WWW-Authenticate`. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'ApiError';
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+
+  static notFound(what: string): ApiError {
+    return new ApiError('not_found', `no ${what} with this id`);
+  }
+
+  static validation(errors: FieldError[]): ApiError {
+    const detail = errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+    return new ApiError('validation_failed', detail, errors);
+  }
+}
+
+export function toProblem(code: ErrorCode, detail: string, requestId: string, errors?: FieldError[]): Problem {
+  const { status, title } = ERROR_CODES[code];
+  return { type: problemType(code), title, status, code, detail, request_id: requestId, ...(errors ? { errors } : {}) };
+}

@@ -1,0 +1,44 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { CreateMemory, ListEnvelope, Memory, SearchablePageQuery, UpdateMemory } from '@assistant/contracts';
+import type { Storage } from '@assistant/storage';
+import { STORAGE } from '../storage.module';
+import { ApiError } from '../http/api-error';
+import { presentMemory } from './memory.presenter';
+
+@Injectable()
+export class MemoriesService {
+  constructor(@Inject(STORAGE) private readonly storage: Storage) {}
+
+  async list(userId: string, query: SearchablePageQuery): Promise<ListEnvelope<Memory>> {
+    const page = await this.storage.memories.list(userId, query);
+    return { data: page.items.map(presentMemory), next_cursor: page.nextCursor };
+  }
+
+  async create(userId: string, input: CreateMemory): Promise<Memory> {
+    const memory = await this.storage.memories.create(userId, { ...input, tags: uniqueTags(input.tags), source: 'user' });
+    return presentMemory(memory);
+  }
+
+  async get(userId: string, id: string): Promise<Memory> {
+    const memory = await this.storage.memories.get(userId, id);
+    if (!memory) throw ApiError.notFound('memory');
+    return presentMemory(memory);
+  }
+
+  async update(userId: string, id: string, changes: UpdateMemory): Promise<Memory> {
+    const memory = await this.storage.memories.update(userId, id, {
+      ...(changes.content !== undefined ? { content: changes.content } : {}),
+      ...(changes.tags !== undefined ? { tags: uniqueTags(changes.tags) } : {}),
+    });
+    if (!memory) throw ApiError.notFound('memory');
+    return presentMemory(memory);
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    if (!(await this.storage.memories.delete(userId, id))) throw ApiError.notFound('memory');
+  }
+}
+
+function uniqueTags(tags: string[] | undefined): string[] {
+  return [...new Set(tags ?? [])];
+}

@@ -1,0 +1,51 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Storage } from '@assistant/storage';
+import { ConfigError, type ServerConfig } from './config/server-config';
+import { createHttpApp } from './http/create-http-app';
+import type { RateLimitStore } from './rate-limit/rate-limit.store';
+
+export interface RunningServer {
+  /** Where the API answers, e.g. http://127.0.0.1:7747 */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Builds the app, listens, and returns a handle whose close() releases everything it was given. */
+export async function listen(
+  config: ServerConfig,
+  storage: Storage,
+  rateLimitStore: RateLimitStore,
+  onClose: () => Promise<void> | void = () => undefined,
+): Promise<RunningServer & { app: NestFastifyApplication }> {
+  const app = await createHttpApp(config, storage, rateLimitStore);
+  try {
+    await app.listen(config.port, config.host);
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new ConfigError(`port ${config.port} on ${config.host} is already in use; is another server running? Choose another with --port`);
+    }
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+      throw new ConfigError(`cannot listen on ${config.host}: no such address on this machine`);
+    }
+    throw error;
+  }
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const displayHost = host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host;
+  let closed = false;
+  return {
+    app,
+    url: `http://${displayHost}:${port}`,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await rateLimitStore.close();
+      await storage.close();
+      await onClose();
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { openStorage, postgresConfigFromUrl, sqliteFileIn, StorageError, type DatabaseConfig } from '@assistant/storage';
+import {
+  ConfigError,
+  logLevel,
+  portNumber,
+  rateLimitsFromEnv,
+  type ServerConfig,
+} from '../config/server-config';
+import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
+import { listen, type RunningServer } from '../running-server';
+import { lockDataDir } from './data-dir-lock';
+import { credentialsFileIn, writeCredentials } from './credentials-file';
+import { ensureOwner } from './owner-account';
+
+export const SELF_HOST_DEFAULTS = { host: '127.0.0.1', port: 7747 } as const;
+
+/** A self-hosted server answers one household: generous limits, configurable by environment. */
+const SELF_HOST_RATE_LIMITS = {
+  core: { limit: 20_000, windowSeconds: 3_600 },
+  queries: { limit: 600, windowSeconds: 3_600 },
+  auth: { limit: 600, windowSeconds: 3_600 },
+};
+
+export interface SelfHostOptions {
+  host?: string;
+  port?: number | string;
+  dataDir?: string;
+  databaseUrl?: string;
+}
+
+export interface SelfHostServer extends RunningServer {
+  dataDir: string;
+  credentialsFile: string;
+  database: DatabaseConfig['dialect'];
+  /** True on the first run, when the owner account was created. */
+  createdOwner: boolean;
+  /** True when a new owner token was written to the credentials file. */
+  issuedOwnerToken: boolean;
+}
+
+/** `$XDG_DATA_HOME/assistant`, or `~/.local/share/assistant` (SPEC §8). */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_DATA_HOME && env.XDG_DATA_HOME.trim() !== '' ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share');
+  return join(base, 'assistant');
+}
+
+/** Flags win over `ASSISTANT_*` variables, which win over the defaults. */
+export function selfHostConfig(options: SelfHostOptions, env: NodeJS.ProcessEnv = process.env): ServerConfig & { dataDir: string } {
+  const dataDir = resolve(options.dataDir ?? env.ASSISTANT_DATA_DIR ?? defaultDataDir(env));
+  const databaseUrl = options.databaseUrl ?? env.ASSISTANT_DATABASE_URL;
+  let database: DatabaseConfig;
+  try {
+    database = databaseUrl ? postgresConfigFromUrl(databaseUrl) : { dialect: 'sqlite', file: sqliteFileIn(dataDir) };
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  return {
+    deployment: 'self-hosted',
+    host: options.host ?? env.ASSISTANT_HOST ?? SELF_HOST_DEFAULTS.host,
+    port: portNumber('the port', options.port ?? env.ASSISTANT_PORT, SELF_HOST_DEFAULTS.port),
+    database,
+    rateLimits: rateLimitsFromEnv(env, SELF_HOST_RATE_LIMITS),
+    logLevel: logLevel(env.ASSISTANT_LOG_LEVEL, 'warn'),
+    trustProxy: env.ASSISTANT_TRUST_PROXY === 'true',
+    dataDir,
+  };
+}
+
+/**
+ * The self-hosted composition root: one data directory, the embedded database (or PostgreSQL when given a URL),
+ * migrations applied at start, the owner account and its credentials file, then the API on 127.0.0.1:7747.
+ */
+export async function startSelfHost(options: SelfHostOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<SelfHostServer> {
+  const config = selfHostConfig(options, env);
+  try {
+    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new ConfigError(`cannot create the data directory ${config.dataDir}: ${(error as Error).message}`);
+  }
+  const lock = lockDataDir(config.dataDir);
+  try {
+    const storage = await openStorage(config.database, { migrations: 'run' }).catch((error: unknown) => {
+      throw error instanceof StorageError ? new ConfigError(error.message) : error;
+    });
+    const credentialsFile = credentialsFileIn(config.dataDir);
+    let owner;
+    try {
+      owner = await ensureOwner(storage, credentialsFile);
+    } catch (error) {
+      await storage.close();
+      throw error;
+    }
+    const server = await listen(config, storage, new MemoryRateLimitStore(), () => lock.release()).catch(
+      async (error: unknown) => {
+        await storage.close();
+        throw error;
+      },
+    );
+    writeCredentials(credentialsFile, { base_url: server.url, ...owner.credentials });
+    return {
+      ...server,
+      dataDir: config.dataDir,
+      credentialsFile,
+      database: config.database.dialect,
+      createdOwner: owner.createdAccount,
+      issuedOwnerToken: owner.issuedToken,
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}

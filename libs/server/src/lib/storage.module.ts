@@ -1,0 +1,22 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import type { Storage } from '@assistant/storage';
+import type { ServerConfig } from './config/server-config';
+
+export const STORAGE = Symbol('STORAGE');
+export const SERVER_CONFIG = Symbol('SERVER_CONFIG');
+
+/** Hands the opened storage and the validated configuration to every feature module. */
+@Global()
+@Module({})
+export class CoreModule {
+  static register(storage: Storage, config: ServerConfig): DynamicModule {
+    return {
+      module: CoreModule,
+      providers: [
+        { provide: STORAGE, useValue: storage },
+        { provide: SERVER_CONFIG, useValue: config },
+      ],
+      exports: [STORAGE, SERVER_CONFIG],
+    };
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The dependency rules of ARCHITECTURE.md are enforced by `@nx/enforce-module-boundaries` in the root
+ * eslint.config.mjs. This suite lints small probe sources through the ESLint Node API, as if they were files
+ * inside a project, and checks that a wrong import really fails lint.
+ *
+ * Probes are never written to disk: `lintText` takes a virtual `filePath`, and the Nx rule only needs that
+ * path to find the source project (by project root) and the import to find the target project.
+ */
+import * as path from 'node:path';
+import * as vm from 'node:vm';
+import type { ESLint, Linter } from 'eslint';
+
+// Before Nx or ESLint is loaded: nothing here may start or talk to an Nx daemon. That is also why Nx and
+// ESLint are loaded with `await import()` below: static imports would be hoisted above these lines.
+process.env.NX_DAEMON = 'false';
+process.env.NX_NO_CLOUD = 'true';
+
+const RULE = '@nx/enforce-module-boundaries';
+
+let workspaceRoot: string;
+let eslint: ESLint;
+
+beforeAll(async () => {
+  // ESLint loads eslint.config.mjs with import(); inside jest's module sandbox that needs the VM modules API.
+  if (typeof (vm as { SyntheticModule?: unknown }).SyntheticModule !== 'function') {
+    throw new Error(
+      'Run this suite with node --experimental-vm-modules (ESLint imports eslint.config.mjs): ' +
+        '`nx test @assistant/workspace-checks` does, or NODE_OPTIONS=--experimental-vm-modules npx jest ...',
+    );
+  }
+  const devkit = await import('@nx/devkit');
+  workspaceRoot = devkit.workspaceRoot;
+  // The rule reads the cached project graph (.nx/workspace-data) and silently skips itself when there is
+  // none. `nx test` computes it before running the task; compute it here too, so that running jest directly
+  // (or after a project.json change) tests the current graph and never passes vacuously.
+  await devkit.createProjectGraphAsync({ exitOnError: false });
+  const { ESLint } = await import('eslint');
+  eslint = new ESLint({ cwd: workspaceRoot });
+});
+
+/** Lints `code` as if it were the file `relativePath` (from the workspace root); the file is not created. */
+async function lintProbe(relativePath: string, code: string): Promise<Linter.LintMessage[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(workspaceRoot, relativePath) });
+  return result.messages;
+}
+
+function importOf(specifier: string): string {
+  return `import { probe } from '${specifier}';\n\nexport const value = probe;\n`;
+}
+
+function boundaryErrors(messages: Linter.LintMessage[]): Linter.LintMessage[] {
+  return messages.filter((m) => m.ruleId === RULE && m.severity === 2);
+}
+
+// A forbidden import between two libs that already depend the other way round is reported as a cycle (the
+// rule checks cycles before tags); either message fails lint.
+const FORBIDDEN_LIB_IMPORT = ['onlyTagsConstraintViolation', 'noCircularDependencies'];
+
+describe('@nx/enforce-module-boundaries with workspace packages (@assistant/*)', () => {
+  it('fails when contracts imports @assistant/storage (contracts depends on nothing)', async () => {
+    const messages = await lintProbe(
+      'libs/contracts/src/__boundary-probe__.ts',
+      importOf('@assistant/storage'),
+    );
+
+    const errors = boundaryErrors(messages);
+    expect(errors).toHaveLength(1);
+    expect(FORBIDDEN_LIB_IMPORT).toContain(errors[0].messageId);
+  });
+
+  it('fails when storage imports @assistant/server', async () => {
+    const messages = await lintProbe('libs/storage/src/__boundary-probe__.ts', importOf('@assistant/server'));
+
+    const errors = boundaryErrors(messages);
+    expect(errors).toHaveLength(1);
+    expect(FORBIDDEN_LIB_IMPORT).toContain(errors[0].messageId);
+  });
+
+  it('allows storage to import @assistant/contracts', async () => {
+    const messages = await lintProbe(
+      'libs/storage/src/__boundary-probe__.ts',
+      importOf('@assistant/contracts'),
+    );
+
+    expect(messages).toEqual([]);
+  });
+
+  // No cycle is possible here (no project depends on tools or on an e2e suite), so these pin the tag
+  // constraints themselves rather than the cycle check.
+  it('fails on a tag constraint when a workspace tool imports @assistant/storage', async () => {
+    const messages = await lintProbe(
+      'tools/workspace/src/__boundary-probe__.ts',
+      importOf('@assistant/storage'),
+    );
+
+    expect(boundaryErrors(messages).map((m) => m.messageId)).toEqual(['onlyTagsConstraintViolation']);
+  });
+
+  it('fails on a tag constraint when an e2e suite imports @assistant/server', async () => {
+    const messages = await lintProbe('apps/api-e2e/src/__boundary-probe__.ts', importOf('@assistant/server'));
+
+    expect(boundaryErrors(messages).map((m) => m.messageId)).toEqual(['onlyTagsConstraintViolation']);
+  });
+
+  it('allows a workspace tool to import @assistant/contracts', async () => {
+    const messages = await lintProbe(
+      'tools/workspace/src/__boundary-probe__.ts',
+      importOf('@assistant/contracts'),
+    );
+
+    expect(messages).toEqual([]);
+  });
+});
+
+describe('eslint.config.mjs', () => {
+  // Lint runs with --max-warnings=0, so a rule left at "warn" is an error that does not say so.
+  it.each([
+    'libs/contracts/src/__probe__.ts',
+    'tools/workspace/scripts/__probe__.mjs',
+    'tools/workspace/__probe__.cjs',
+    'libs/contracts/package.json',
+  ])('sets no rule to "warn" for %s', async (relativePath) => {
+    const config = await eslint.calculateConfigForFile(path.join(workspaceRoot, relativePath));
+    const warned = Object.entries(config.rules ?? {})
+      .filter(([, entry]) => ['warn', 1].includes(Array.isArray(entry) ? entry[0] : entry))
+      .map(([name]) => name);
+
+    expect(warned).toEqual([]);
+  });
+});
