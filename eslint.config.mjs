@@ -21,7 +21,7 @@ const JS_TS_FILES = [
   '**/*.mjs',
 ];
 
-// The dependency rules of /work/shared/ARCHITECTURE.md ("Dependency rules"), by project tag.
+// The dependency rules of ARCHITECTURE.md ("Dependency rules"), by project tag.
 // Projects are named and imported by their npm names (@assistant/contracts, ...), resolved through npm
 // workspaces; Nx maps those names to projects through each project's package.json.
 const ALL_LIBS = [

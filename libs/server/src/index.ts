@@ -6,6 +6,7 @@ export { MemoryRateLimitStore, type RateLimitStore } from './lib/rate-limit/rate
 export { listen, type RunningServer } from './lib/running-server';
 export {
   startSelfHost,
+  addSelfHostAccount,
   selfHostConfig,
   defaultDataDir,
   SELF_HOST_DEFAULTS,
@@ -16,3 +17,4 @@ export { readCredentials, credentialsFileIn, type Credentials } from './lib/self
 export { startHosted, hostedConfig } from './lib/hosted/hosted';
 export { runHostedOps, HOSTED_OPS_USAGE } from './lib/hosted/hosted-ops';
 export { describeStartupError, closeOnSignals } from './lib/process-lifecycle';
+export { createAccount, type CreatedAccount } from './lib/accounts/create-account';

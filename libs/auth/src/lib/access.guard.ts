@@ -30,11 +30,14 @@ export class AccessGuard extends AuthGuard('bearer') {
     const request = context.switchToHttp().getRequest<RequestLike>();
     if (request.query && 'access_token' in request.query) {
       // URLs end up in logs and browser history; SPEC §2 refuses tokens there.
-      throw AuthError.invalidToken('tokens in the query string are refused; send Authorization: Bearer <token>');
+      throw AuthError.invalidToken(
+        'tokens in the query string are refused; send Authorization: Bearer <token>',
+      );
     }
     await super.canActivate(context);
     const principal = request.user as Principal;
-    if (!access) throw new Error(`route ${context.getClass().name}.${context.getHandler().name} declares no scope`);
+    if (!access)
+      throw new Error(`route ${context.getClass().name}.${context.getHandler().name} declares no scope`);
     if (!principal.scopes.includes(access.scope)) throw AuthError.insufficientScope(access.scope);
     return true;
   }

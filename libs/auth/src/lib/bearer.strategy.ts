@@ -13,7 +13,8 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
 
   async validate(secret: string): Promise<Principal> {
     const principal = await this.tokens.verify(secret);
-    if (!principal) throw AuthError.invalidToken('the token is not valid: it is malformed, unknown, revoked or expired');
+    if (!principal)
+      throw AuthError.invalidToken('the token is not valid: it is malformed, unknown, revoked or expired');
     return principal;
   }
 }

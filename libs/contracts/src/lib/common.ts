@@ -24,7 +24,10 @@ export type SearchablePageQuery = z.infer<typeof searchablePageQuerySchema>;
 export function listEnvelopeSchema<T extends z.ZodType>(item: T) {
   return z.object({
     data: z.array(item),
-    next_cursor: z.string().nullable().describe('Pass as ?cursor= to get the next page; null on the last page'),
+    next_cursor: z
+      .string()
+      .nullable()
+      .describe('Pass as ?cursor= to get the next page; null on the last page'),
   });
 }
 

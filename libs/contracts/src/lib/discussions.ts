@@ -19,7 +19,9 @@ export const discussionSchema = z
   .meta({ id: 'Discussion' });
 export type Discussion = z.infer<typeof discussionSchema>;
 
-export const createDiscussionSchema = z.strictObject({ title: titleSchema.optional() }).meta({ id: 'CreateDiscussion' });
+export const createDiscussionSchema = z
+  .strictObject({ title: titleSchema.optional() })
+  .meta({ id: 'CreateDiscussion' });
 export type CreateDiscussion = z.infer<typeof createDiscussionSchema>;
 
 export const updateDiscussionSchema = z.strictObject({ title: titleSchema }).meta({ id: 'UpdateDiscussion' });

@@ -3,7 +3,12 @@ import type { Scope } from './scopes';
 import type { ErrorCode } from './problem';
 import { listEnvelopeSchema, pageQuerySchema, searchablePageQuerySchema } from './common';
 import { accountSchema } from './account';
-import { createDiscussionSchema, discussionSchema, messageSchema, updateDiscussionSchema } from './discussions';
+import {
+  createDiscussionSchema,
+  discussionSchema,
+  messageSchema,
+  updateDiscussionSchema,
+} from './discussions';
 import { createMemorySchema, memorySchema, updateMemorySchema } from './memories';
 import { createdTokenSchema, createTokenSchema, personalTokenSchema } from './tokens';
 

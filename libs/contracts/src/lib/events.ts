@@ -20,8 +20,16 @@ export const outputTextDeltaEventSchema = z.object({
   type: z.literal('output_text.delta'),
   delta: z.string(),
 });
-const toolCallFields = { call_id: z.string(), tool: z.string(), arguments: z.record(z.string(), z.unknown()) };
-export const toolCallStartedEventSchema = z.object({ ...base, type: z.literal('tool_call.started'), ...toolCallFields });
+const toolCallFields = {
+  call_id: z.string(),
+  tool: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+};
+export const toolCallStartedEventSchema = z.object({
+  ...base,
+  type: z.literal('tool_call.started'),
+  ...toolCallFields,
+});
 export const toolCallAwaitingConfirmationEventSchema = z.object({
   ...base,
   type: z.literal('tool_call.awaiting_confirmation'),
@@ -50,7 +58,11 @@ export const queryCompletedEventSchema = z.object({
   usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }),
   finish_reason: z.string(),
 });
-export const queryFailedEventSchema = z.object({ ...base, type: z.literal('query.failed'), error: problemSchema });
+export const queryFailedEventSchema = z.object({
+  ...base,
+  type: z.literal('query.failed'),
+  error: problemSchema,
+});
 export const queryIncompleteEventSchema = z.object({
   ...base,
   type: z.literal('query.incomplete'),

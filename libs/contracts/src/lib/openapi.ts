@@ -24,7 +24,9 @@ function queryParameters(query: z.ZodObject): JsonObject[] {
 
 const rateLimitHeaders = Object.fromEntries(
   Object.values(RATE_LIMIT_HEADERS).map((name) => [
-    name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase()).replace('Ratelimit', 'RateLimit'),
+    name
+      .replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase())
+      .replace('Ratelimit', 'RateLimit'),
     { schema: { type: name.endsWith('resource') ? 'string' : 'integer' } },
   ]),
 );
@@ -35,7 +37,9 @@ function operation(endpoint: EndpointSpec): JsonObject {
   responses[String(status)] = {
     description: endpoint.summary,
     headers: rateLimitHeaders,
-    ...(schema ? { content: { 'application/json': { schema: { $ref: componentRef(schemaId(schema)) } } } } : {}),
+    ...(schema
+      ? { content: { 'application/json': { schema: { $ref: componentRef(schemaId(schema)) } } } }
+      : {}),
   };
   for (const code of endpoint.errors) {
     const { status: errorStatus, title } = ERROR_CODES[code];

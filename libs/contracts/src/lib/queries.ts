@@ -7,7 +7,9 @@ export const createQuerySchema = z
       .string()
       .trim()
       .min(1, { error: 'text must not be empty' })
-      .max(LIMITS.maxQueryTextChars, { error: `text must be at most ${LIMITS.maxQueryTextChars} characters` }),
+      .max(LIMITS.maxQueryTextChars, {
+        error: `text must be at most ${LIMITS.maxQueryTextChars} characters`,
+      }),
     discussion_id: z.string().optional(),
     tools: z.array(z.string()).optional(),
     model: z.string().optional(),
@@ -15,5 +17,11 @@ export const createQuerySchema = z
   .meta({ id: 'CreateQuery' });
 export type CreateQuery = z.infer<typeof createQuerySchema>;
 
-export const queryStatusSchema = z.enum(['running', 'awaiting_confirmation', 'completed', 'failed', 'incomplete']);
+export const queryStatusSchema = z.enum([
+  'running',
+  'awaiting_confirmation',
+  'completed',
+  'failed',
+  'incomplete',
+]);
 export type QueryStatus = z.infer<typeof queryStatusSchema>;

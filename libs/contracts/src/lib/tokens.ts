@@ -23,7 +23,9 @@ export const createTokenSchema = z
       .string()
       .trim()
       .min(1, { error: 'name must not be empty' })
-      .max(LIMITS.maxTokenNameChars, { error: `name must be at most ${LIMITS.maxTokenNameChars} characters` }),
+      .max(LIMITS.maxTokenNameChars, {
+        error: `name must be at most ${LIMITS.maxTokenNameChars} characters`,
+      }),
     scopes: z.array(scopeSchema).min(1, { error: 'give at least one scope' }),
     expires_at: z.iso
       .datetime({ offset: true, error: 'expires_at must be an RFC 3339 timestamp' })

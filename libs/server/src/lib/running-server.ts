@@ -24,7 +24,9 @@ export async function listen(
     await app.close().catch(() => undefined);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
-      throw new ConfigError(`port ${config.port} on ${config.host} is already in use; is another server running? Choose another with --port`);
+      throw new ConfigError(
+        `port ${config.port} on ${config.host} is already in use; is another server running? Choose another with --port`,
+      );
     }
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
       throw new ConfigError(`cannot listen on ${config.host}: no such address on this machine`);

@@ -26,7 +26,8 @@ export class ConfigError extends Error {
 export function positiveInt(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive whole number (got "${raw}")`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigError(`${name} must be a positive whole number (got "${raw}")`);
   return value;
 }
 
@@ -41,7 +42,10 @@ export function portNumber(name: string, raw: string | number | undefined, fallb
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-export function logLevel(raw: string | undefined, fallback: ServerConfig['logLevel']): ServerConfig['logLevel'] {
+export function logLevel(
+  raw: string | undefined,
+  fallback: ServerConfig['logLevel'],
+): ServerConfig['logLevel'] {
   if (raw === undefined || raw === '') return fallback;
   if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
     throw new ConfigError(`ASSISTANT_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw}")`);
@@ -52,8 +56,16 @@ export function logLevel(raw: string | undefined, fallback: ServerConfig['logLev
 /** Rate limits from `ASSISTANT_RATE_LIMIT_<RESOURCE>` (requests per hour), with the deployment's defaults. */
 export function rateLimitsFromEnv(env: NodeJS.ProcessEnv, defaults: RateLimitConfig): RateLimitConfig {
   const read = (resource: RateLimitResource) => ({
-    limit: positiveInt(`ASSISTANT_RATE_LIMIT_${resource.toUpperCase()}`, env[`ASSISTANT_RATE_LIMIT_${resource.toUpperCase()}`], defaults[resource].limit),
-    windowSeconds: positiveInt('ASSISTANT_RATE_LIMIT_WINDOW_SECONDS', env.ASSISTANT_RATE_LIMIT_WINDOW_SECONDS, defaults[resource].windowSeconds),
+    limit: positiveInt(
+      `ASSISTANT_RATE_LIMIT_${resource.toUpperCase()}`,
+      env[`ASSISTANT_RATE_LIMIT_${resource.toUpperCase()}`],
+      defaults[resource].limit,
+    ),
+    windowSeconds: positiveInt(
+      'ASSISTANT_RATE_LIMIT_WINDOW_SECONDS',
+      env.ASSISTANT_RATE_LIMIT_WINDOW_SECONDS,
+      defaults[resource].windowSeconds,
+    ),
   });
   return { core: read('core'), queries: read('queries'), auth: read('auth') };
 }

@@ -19,7 +19,10 @@ export class DiscussionsController {
 
   @Get()
   @Scopes('read:discussions')
-  list(@CurrentPrincipal() p: Principal, @Query(validQuery(searchablePageQuerySchema)) query: SearchablePageQuery) {
+  list(
+    @CurrentPrincipal() p: Principal,
+    @Query(validQuery(searchablePageQuerySchema)) query: SearchablePageQuery,
+  ) {
     return this.discussions.list(p.userId, query);
   }
 
@@ -54,7 +57,11 @@ export class DiscussionsController {
 
   @Get(':id/messages')
   @Scopes('read:discussions')
-  messages(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Query(validQuery(pageQuerySchema)) query: PageQuery) {
+  messages(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Query(validQuery(pageQuerySchema)) query: PageQuery,
+  ) {
     return this.discussions.listMessages(p.userId, id, query);
   }
 }

@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
-import { ALL_SCOPES, isScope, type Scope } from '@assistant/contracts';
-import { TokenService } from '@assistant/auth';
 import { ConfigError } from '../config/server-config';
 import { hostedDatabase, openHostedStorage } from './hosted';
+import { createAccount, parseScopeList } from '../accounts/create-account';
 
 export const HOSTED_OPS_USAGE = `Usage: assistant-hosted-ops <command> [options]
 
@@ -42,15 +41,11 @@ export async function runHostedOps(
       options: { email: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' } },
       strict: true,
     });
-    const email = values.email?.trim();
-    if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new ConfigError('create-account needs --email <address>');
-    const scopes = parseScopes(values.scopes);
+    const scopes = parseScopeList(values.scopes);
     const storage = await openHostedStorage(hostedDatabase(env), 'require-current');
     try {
-      if (await storage.users.findByEmail(email)) throw new ConfigError(`an account with the email ${email} already exists`);
-      const user = await storage.users.create({ email, displayName: values.name?.trim() || email.split('@')[0] });
-      const issued = await new TokenService(storage.tokens).issue({ userId: user.id, kind: 'personal', name: 'Created by operator', scopes });
-      out(JSON.stringify({ user_id: user.id, email: user.email, token: issued.secret, scopes }, null, 2));
+      const account = await createAccount(storage, { email: values.email, displayName: values.name, scopes });
+      out(JSON.stringify(account, null, 2));
       return 0;
     } finally {
       await storage.close();
@@ -58,12 +53,3 @@ export async function runHostedOps(
   }
   throw new ConfigError(`unknown command "${command}"; run assistant-hosted-ops --help`);
 }
-
-function parseScopes(raw: string | undefined): Scope[] {
-  if (!raw) return ALL_SCOPES;
-  const scopes = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = scopes.filter((s) => !isScope(s));
-  if (unknown.length) throw new ConfigError(`unknown scopes: ${unknown.join(', ')}`);
-  return scopes as Scope[];
-}
-

@@ -1,6 +1,18 @@
 import { HOSTED_RATE_LIMITS } from '@assistant/contracts';
-import { openStorage, postgresConfigFromUrl, StorageError, type DatabaseConfig, type Storage } from '@assistant/storage';
-import { ConfigError, logLevel, portNumber, rateLimitsFromEnv, type ServerConfig } from '../config/server-config';
+import {
+  openStorage,
+  postgresConfigFromUrl,
+  StorageError,
+  type DatabaseConfig,
+  type Storage,
+} from '@assistant/storage';
+import {
+  ConfigError,
+  logLevel,
+  portNumber,
+  rateLimitsFromEnv,
+  type ServerConfig,
+} from '../config/server-config';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
 import { listen, type RunningServer } from '../running-server';
 
@@ -8,7 +20,9 @@ import { listen, type RunningServer } from '../running-server';
 export function hostedDatabase(env: NodeJS.ProcessEnv): DatabaseConfig {
   const url = env.ASSISTANT_DATABASE_URL;
   if (!url) {
-    throw new ConfigError('ASSISTANT_DATABASE_URL is required: the hosted API runs on PostgreSQL (postgres://user@host:5432/db)');
+    throw new ConfigError(
+      'ASSISTANT_DATABASE_URL is required: the hosted API runs on PostgreSQL (postgres://user@host:5432/db)',
+    );
   }
   try {
     return postgresConfigFromUrl(url);

@@ -1,4 +1,10 @@
-import { ERROR_CODES, problemType, type ErrorCode, type FieldError, type Problem } from '@assistant/contracts';
+import {
+  ERROR_CODES,
+  problemType,
+  type ErrorCode,
+  type FieldError,
+  type Problem,
+} from '@assistant/contracts';
 
 /** An error the API answers on purpose, with a stable code (SPEC §5). */
 export class ApiError extends Error {
@@ -27,7 +33,20 @@ export class ApiError extends Error {
   }
 }
 
-export function toProblem(code: ErrorCode, detail: string, requestId: string, errors?: FieldError[]): Problem {
+export function toProblem(
+  code: ErrorCode,
+  detail: string,
+  requestId: string,
+  errors?: FieldError[],
+): Problem {
   const { status, title } = ERROR_CODES[code];
-  return { type: problemType(code), title, status, code, detail, request_id: requestId, ...(errors ? { errors } : {}) };
+  return {
+    type: problemType(code),
+    title,
+    status,
+    code,
+    detail,
+    request_id: requestId,
+    ...(errors ? { errors } : {}),
+  };
 }

@@ -16,7 +16,10 @@ const CLIENT_REQUEST_ID = /^[\w.-]{1,64}$/;
 /** Takes the client's X-Request-Id when it is sane, else makes one; pino-http reads it from `req.id`. */
 function requestId(raw: IncomingMessage): string {
   const offered = raw.headers['x-request-id'];
-  const id = typeof offered === 'string' && CLIENT_REQUEST_ID.test(offered) ? offered : `req_${randomBytes(10).toString('hex')}`;
+  const id =
+    typeof offered === 'string' && CLIENT_REQUEST_ID.test(offered)
+      ? offered
+      : `req_${randomBytes(10).toString('hex')}`;
   (raw as IncomingMessage & { id?: string }).id = id;
   return id;
 }

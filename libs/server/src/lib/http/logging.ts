@@ -16,7 +16,11 @@ export function loggerOptions(level: ServerConfig['logLevel']): Options {
     level,
     customAttributeKeys: { reqId: 'request_id' },
     serializers: {
-      req: (req: IncomingMessage & { id?: string }) => ({ id: req.id, method: req.method, url: safeUrl(req.url) }),
+      req: (req: IncomingMessage & { id?: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: safeUrl(req.url),
+      }),
       res: (res: ServerResponse) => ({ status_code: res.statusCode }),
     },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),

@@ -44,13 +44,26 @@ export class ProblemFilter implements ExceptionFilter {
 
   private map(exception: unknown, request: FastifyRequest): Mapped {
     if (exception instanceof ApiError) {
-      return { code: exception.code, detail: exception.detail, errors: exception.fieldErrors, headers: exception.headers };
+      return {
+        code: exception.code,
+        detail: exception.detail,
+        errors: exception.fieldErrors,
+        headers: exception.headers,
+      };
     }
     if (exception instanceof AuthError) {
-      return { code: exception.code, detail: exception.message, headers: { 'www-authenticate': exception.challenge } };
+      return {
+        code: exception.code,
+        detail: exception.message,
+        headers: { 'www-authenticate': exception.challenge },
+      };
     }
     if (exception instanceof StorageError && exception.code === 'invalid_cursor') {
-      return { code: 'validation_failed', detail: exception.message, errors: [{ field: 'cursor', message: exception.message }] };
+      return {
+        code: 'validation_failed',
+        detail: exception.message,
+        errors: [{ field: 'cursor', message: exception.message }],
+      };
     }
     const fastifyCode = (exception as { code?: unknown })?.code;
     if (typeof fastifyCode === 'string' && FASTIFY_ERRORS[fastifyCode]) {
@@ -61,10 +74,15 @@ export class ProblemFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      if (status === 404) return { code: 'not_found', detail: `no route for ${request.method} ${request.url.split('?')[0]}` };
-      if (status === 405) return { code: 'method_not_allowed', detail: `${request.method} is not allowed here` };
+      if (status === 404)
+        return { code: 'not_found', detail: `no route for ${request.method} ${request.url.split('?')[0]}` };
+      if (status === 405)
+        return { code: 'method_not_allowed', detail: `${request.method} is not allowed here` };
     }
     this.logger.error({ err: exception, request_id: request.id }, 'unhandled error');
-    return { code: 'internal', detail: 'something went wrong on our side; quote the request_id if you report it' };
+    return {
+      code: 'internal',
+      detail: 'something went wrong on our side; quote the request_id if you report it',
+    };
   }
 }

@@ -17,7 +17,10 @@ export class MemoriesController {
 
   @Get()
   @Scopes('read:memories')
-  list(@CurrentPrincipal() p: Principal, @Query(validQuery(searchablePageQuerySchema)) query: SearchablePageQuery) {
+  list(
+    @CurrentPrincipal() p: Principal,
+    @Query(validQuery(searchablePageQuerySchema)) query: SearchablePageQuery,
+  ) {
     return this.memories.list(p.userId, query);
   }
 
@@ -35,7 +38,11 @@ export class MemoriesController {
 
   @Patch(':id')
   @Scopes('write:memories')
-  update(@CurrentPrincipal() p: Principal, @Param('id') id: string, @Body(validBody(updateMemorySchema)) body: UpdateMemory) {
+  update(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Body(validBody(updateMemorySchema)) body: UpdateMemory,
+  ) {
     return this.memories.update(p.userId, id, body);
   }
 

@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CreateMemory, ListEnvelope, Memory, SearchablePageQuery, UpdateMemory } from '@assistant/contracts';
+import type {
+  CreateMemory,
+  ListEnvelope,
+  Memory,
+  SearchablePageQuery,
+  UpdateMemory,
+} from '@assistant/contracts';
 import type { Storage } from '@assistant/storage';
 import { STORAGE } from '../storage.module';
 import { ApiError } from '../http/api-error';
@@ -15,7 +21,11 @@ export class MemoriesService {
   }
 
   async create(userId: string, input: CreateMemory): Promise<Memory> {
-    const memory = await this.storage.memories.create(userId, { ...input, tags: uniqueTags(input.tags), source: 'user' });
+    const memory = await this.storage.memories.create(userId, {
+      ...input,
+      tags: uniqueTags(input.tags),
+      source: 'user',
+    });
     return presentMemory(memory);
   }
 

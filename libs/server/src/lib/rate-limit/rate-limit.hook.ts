@@ -25,7 +25,11 @@ function callerKey(request: FastifyRequest): string {
  * Puts `X-RateLimit-*` on every response (SPEC §7) and answers 429 with `Retry-After` past the limit. A Fastify
  * hook rather than a Nest guard, so that it also covers 401s and unknown routes.
  */
-export function installRateLimits(fastify: FastifyInstance, store: RateLimitStore, config: RateLimitConfig): void {
+export function installRateLimits(
+  fastify: FastifyInstance,
+  store: RateLimitStore,
+  config: RateLimitConfig,
+): void {
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const resource = resourceOf(request);
     const { limit, windowSeconds } = config[resource];

@@ -16,7 +16,11 @@ export function credentialsFileIn(dataDir: string): string {
 export function readCredentials(file: string): Credentials | null {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<Credentials>;
-    if (typeof parsed.token === 'string' && typeof parsed.user_id === 'string' && typeof parsed.base_url === 'string') {
+    if (
+      typeof parsed.token === 'string' &&
+      typeof parsed.user_id === 'string' &&
+      typeof parsed.base_url === 'string'
+    ) {
       return parsed as Credentials;
     }
     return null;

@@ -46,7 +46,9 @@ export function lockDataDir(dataDir: string): DataDirLock {
       rmSync(file, { force: true });
     }
   }
-  throw new ConfigError(`could not lock the data directory ${dataDir}; remove ${file} if no server is running`);
+  throw new ConfigError(
+    `could not lock the data directory ${dataDir}; remove ${file} if no server is running`,
+  );
 }
 
 function readHolder(file: string): number | null {

@@ -37,9 +37,18 @@ export async function ensureOwner(storage: Storage, credentialsFile: string): Pr
       return { credentials: existing, createdAccount, issuedToken: false };
     }
   }
-  const issued = await tokens.issue({ userId: owner.id, kind: 'personal', name: 'Owner (credentials.json)', scopes: ALL_SCOPES });
+  const issued = await tokens.issue({
+    userId: owner.id,
+    kind: 'personal',
+    name: 'Owner (credentials.json)',
+    scopes: ALL_SCOPES,
+  });
   return {
-    credentials: { token: issued.secret, user_id: owner.id, created_at: issued.record.createdAt.toISOString() },
+    credentials: {
+      token: issued.secret,
+      user_id: owner.id,
+      created_at: issued.record.createdAt.toISOString(),
+    },
     createdAccount,
     issuedToken: true,
   };

@@ -1,7 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { openStorage, postgresConfigFromUrl, sqliteFileIn, StorageError, type DatabaseConfig } from '@assistant/storage';
+import {
+  openStorage,
+  postgresConfigFromUrl,
+  sqliteFileIn,
+  StorageError,
+  type DatabaseConfig,
+} from '@assistant/storage';
 import {
   ConfigError,
   logLevel,
@@ -14,6 +20,7 @@ import { listen, type RunningServer } from '../running-server';
 import { lockDataDir } from './data-dir-lock';
 import { credentialsFileIn, writeCredentials } from './credentials-file';
 import { ensureOwner } from './owner-account';
+import { createAccount, parseScopeList, type CreatedAccount } from '../accounts/create-account';
 
 export const SELF_HOST_DEFAULTS = { host: '127.0.0.1', port: 7747 } as const;
 
@@ -43,17 +50,25 @@ export interface SelfHostServer extends RunningServer {
 
 /** `$XDG_DATA_HOME/assistant`, or `~/.local/share/assistant` (SPEC §8). */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_DATA_HOME && env.XDG_DATA_HOME.trim() !== '' ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share');
+  const base =
+    env.XDG_DATA_HOME && env.XDG_DATA_HOME.trim() !== ''
+      ? env.XDG_DATA_HOME
+      : join(homedir(), '.local', 'share');
   return join(base, 'assistant');
 }
 
 /** Flags win over `ASSISTANT_*` variables, which win over the defaults. */
-export function selfHostConfig(options: SelfHostOptions, env: NodeJS.ProcessEnv = process.env): ServerConfig & { dataDir: string } {
+export function selfHostConfig(
+  options: SelfHostOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): ServerConfig & { dataDir: string } {
   const dataDir = resolve(options.dataDir ?? env.ASSISTANT_DATA_DIR ?? defaultDataDir(env));
   const databaseUrl = options.databaseUrl ?? env.ASSISTANT_DATABASE_URL;
   let database: DatabaseConfig;
   try {
-    database = databaseUrl ? postgresConfigFromUrl(databaseUrl) : { dialect: 'sqlite', file: sqliteFileIn(dataDir) };
+    database = databaseUrl
+      ? postgresConfigFromUrl(databaseUrl)
+      : { dialect: 'sqlite', file: sqliteFileIn(dataDir) };
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
@@ -73,7 +88,10 @@ export function selfHostConfig(options: SelfHostOptions, env: NodeJS.ProcessEnv 
  * The self-hosted composition root: one data directory, the embedded database (or PostgreSQL when given a URL),
  * migrations applied at start, the owner account and its credentials file, then the API on 127.0.0.1:7747.
  */
-export async function startSelfHost(options: SelfHostOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<SelfHostServer> {
+export async function startSelfHost(
+  options: SelfHostOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<SelfHostServer> {
   const config = selfHostConfig(options, env);
   try {
     mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
@@ -111,5 +129,33 @@ export async function startSelfHost(options: SelfHostOptions = {}, env: NodeJS.P
   } catch (error) {
     lock.release();
     throw error;
+  }
+}
+
+/**
+ * Adds a member to a self-hosted household (`assistant accounts add`). Works beside a running server: SQLite in
+ * WAL mode takes one more writer safely.
+ */
+export async function addSelfHostAccount(
+  options: Pick<SelfHostOptions, 'dataDir' | 'databaseUrl'> & {
+    email?: string;
+    displayName?: string;
+    scopes?: string;
+  },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CreatedAccount> {
+  const config = selfHostConfig(options, env);
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const storage = await openStorage(config.database, { migrations: 'run' }).catch((error: unknown) => {
+    throw error instanceof StorageError ? new ConfigError(error.message) : error;
+  });
+  try {
+    return await createAccount(storage, {
+      email: options.email,
+      displayName: options.displayName,
+      scopes: parseScopeList(options.scopes),
+    });
+  } finally {
+    await storage.close();
   }
 }

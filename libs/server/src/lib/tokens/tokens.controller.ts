@@ -32,14 +32,20 @@ export class TokensController {
 
   @Get()
   @Scopes('write:account')
-  async list(@CurrentPrincipal() p: Principal, @Query(validQuery(pageQuerySchema)) query: PageQuery): Promise<ListEnvelope<PersonalToken>> {
+  async list(
+    @CurrentPrincipal() p: Principal,
+    @Query(validQuery(pageQuerySchema)) query: PageQuery,
+  ): Promise<ListEnvelope<PersonalToken>> {
     const page = await this.tokens.list(p.userId, 'personal', query);
     return { data: page.items.map(presentToken), next_cursor: page.nextCursor };
   }
 
   @Post()
   @Scopes('write:account')
-  async create(@CurrentPrincipal() p: Principal, @Body(validBody(createTokenSchema)) body: CreateToken): Promise<CreatedToken> {
+  async create(
+    @CurrentPrincipal() p: Principal,
+    @Body(validBody(createTokenSchema)) body: CreateToken,
+  ): Promise<CreatedToken> {
     const issued = await this.tokens.issue({
       userId: p.userId,
       kind: 'personal',

@@ -31,7 +31,10 @@ export class DiscussionsRepository {
     plainWords(page.q ?? '').forEach((word, i) => {
       qb.andWhere(`LOWER(d.title) LIKE :w${i} ESCAPE '\\'`, { [`w${i}`]: `%${escapeLike(word)}%` });
     });
-    const rows = await qb.orderBy('d.id', 'DESC').limit(page.limit + 1).getMany();
+    const rows = await qb
+      .orderBy('d.id', 'DESC')
+      .limit(page.limit + 1)
+      .getMany();
     return toPage(rows, page.limit);
   }
 
@@ -71,7 +74,10 @@ export class DiscussionsRepository {
       .where('m.userId = :userId', { userId })
       .andWhere('m.discussionId = :discussionId', { discussionId });
     if (page.cursor) qb.andWhere('m.id > :after', { after: decodeCursor('message', page.cursor) });
-    const rows = await qb.orderBy('m.id', 'ASC').limit(page.limit + 1).getMany();
+    const rows = await qb
+      .orderBy('m.id', 'ASC')
+      .limit(page.limit + 1)
+      .getMany();
     return toPage(rows, page.limit);
   }
 

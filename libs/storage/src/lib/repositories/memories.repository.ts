@@ -36,12 +36,17 @@ export class MemoriesRepository {
       if (this.dialect === 'sqlite') {
         // Words are letters and digits only, so quoting each one makes a safe FTS5 phrase; a space is AND.
         const match = words.map((w) => `"${w}"`).join(' ');
-        qb.andWhere('m.search_rowid IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH :match)', { match });
+        qb.andWhere('m.search_rowid IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH :match)', {
+          match,
+        });
       } else {
         qb.andWhere(`m.search_vector @@ plainto_tsquery('english', :terms)`, { terms: words.join(' ') });
       }
     }
-    const rows = await qb.orderBy('m.id', 'DESC').limit(page.limit + 1).getMany();
+    const rows = await qb
+      .orderBy('m.id', 'DESC')
+      .limit(page.limit + 1)
+      .getMany();
     return toPage(rows, page.limit);
   }
 

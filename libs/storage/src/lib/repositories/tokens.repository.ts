@@ -36,7 +36,10 @@ export class TokensRepository {
       .where('t.userId = :userId', { userId })
       .andWhere('t.kind = :kind', { kind });
     if (page.cursor) qb.andWhere('t.id < :after', { after: decodeCursor('token', page.cursor) });
-    const rows = await qb.orderBy('t.id', 'DESC').limit(page.limit + 1).getMany();
+    const rows = await qb
+      .orderBy('t.id', 'DESC')
+      .limit(page.limit + 1)
+      .getMany();
     return toPage(rows, page.limit);
   }
 

@@ -1,0 +1,63 @@
+import { Command, Flags } from '@oclif/core';
+
+export default class AccountsAdd extends Command {
+  static override summary = 'Add an account to this self-hosted server and print its first token.';
+
+  static override description = `For a household that shares one server: creates another account beside the owner's and prints a personal token for it, once, as JSON. Each account sees only its own discussions and memories.
+
+Runs against the data directory (or --database-url) directly, so it works whether or not the server is running.`;
+
+  static override examples = [
+    {
+      description: 'Add a member with every scope',
+      command: '<%= config.bin %> <%= command.id %> --email sam@example.com --name Sam',
+    },
+    {
+      description: 'Add an account that can only read and write memories',
+      command:
+        '<%= config.bin %> <%= command.id %> --email bot@localhost --scopes read:memories,write:memories',
+    },
+  ];
+
+  static override flags = {
+    email: Flags.string({
+      required: true,
+      summary: 'Email address of the new account.',
+      helpValue: '<email>',
+    }),
+    name: Flags.string({
+      summary: 'Display name (default: the part of the email before @).',
+      helpValue: '<name>',
+    }),
+    scopes: Flags.string({
+      summary: 'Comma-separated scopes of the printed token (default: all).',
+      helpValue: '<a,b,…>',
+    }),
+    'data-dir': Flags.directory({
+      summary: "The server's data directory (default $XDG_DATA_HOME/assistant).",
+      helpValue: '<path>',
+    }),
+    'database-url': Flags.string({
+      summary: "The server's PostgreSQL URL, if it uses one.",
+      helpValue: '<url>',
+    }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(AccountsAdd);
+    const { addSelfHostAccount, describeStartupError } = await import('@assistant/server');
+    try {
+      const account = await addSelfHostAccount({
+        dataDir: flags['data-dir'],
+        databaseUrl: flags['database-url'],
+        email: flags.email,
+        displayName: flags.name,
+        scopes: flags.scopes,
+      });
+      this.log(JSON.stringify(account, null, 2));
+    } catch (error) {
+      this.logToStderr(describeStartupError(error));
+      this.exit(1);
+    }
+  }
+}

@@ -1,0 +1,596 @@
+#!/usr/bin/env node
+// HTTP benchmark of the self-hosted server against a bare Fastify 5 baseline, measured side by side in one run.
+// On demand only (it is not a test): `npm run bench -- --help`.
+//
+// What it prints, for SQLite and (with --database-url) PostgreSQL:
+//   - requests per second of GET /api/v1/me and GET /api/v1/discussions?limit=50, ours and bare, and ours/bare;
+//   - time from spawn to the first 200 of GET /healthz, ours and bare, and ours/bare;
+//   - the targets (PASS/MISS, informational: the exit code is 0 whatever the figures).
+//
+// Method:
+//   1. Start our server (apps/self-host-server/dist/main.js) on a fresh temporary data directory: that first start
+//      applies the migrations and writes credentials.json, whose token is used as `Authorization: Bearer`.
+//      Seed 60 discussions with POST /api/v1/discussions, then capture the real responses of the measured paths.
+//   2. Start the baseline (bare-server.mjs: `import Fastify from 'fastify'`, same version) serving those exact
+//      bodies on the same paths, checking only that an Authorization header is present.
+//   3. Each server is its own child process; autocannon runs in this process, so load generator and server do not
+//      share an event loop (on 2 cores: one core each). Warm-up run per server and path, then interleaved rounds:
+//      in every round each path is loaded on ours and on bare, alternating which goes first. Medians are reported.
+//      Any non-2xx answer, socket error or timeout marks that round as failed: it is printed and left out of the
+//      median, and the row reads FAILED instead of PASS/MISS.
+//      CPU use of the server process (from /proc) and of this process is printed per round: a baseline whose
+//      server is well below 100% CPU means the load generator, not the server, was the limit.
+//   4. Start-up: stop both, then restart our server on the same (already migrated) data directory N times and the
+//      bare server N times, interleaved, each time measuring from spawn to the first 200 of GET /healthz (polled
+//      every 5 ms). Medians are reported.
+//
+// Run (the server must be built: `npx nx run-many -t build`):
+//   npm run bench
+//   npm run bench -- --duration 3 --rounds 3 --database-url 'postgres://postgres@127.0.0.1:5432/test'
+// PostgreSQL: the bench adds `?schema=bench_<random>` to the URL (the server creates the schema) and drops that
+// schema at the end; a URL that already names a schema is used as given and its schema is kept.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO_ROOT = resolve(HERE, '../../..');
+const DEFAULT_SERVER = join(REPO_ROOT, 'apps/self-host-server/dist/main.js');
+const BARE_SERVER = join(HERE, 'bare-server.mjs');
+
+const SEEDED_DISCUSSIONS = 60;
+const POLL_INTERVAL_MS = 5;
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+/** The measured paths, with the minimum ours/bare ratio of requests per second we aim for (null: no target). */
+const ENDPOINTS = [
+  { label: 'GET /api/v1/me', path: '/api/v1/me', target: { sqlite: 0.6, postgres: 0.45 } },
+  { label: 'GET /api/v1/discussions?limit=50', path: '/api/v1/discussions?limit=50', target: null },
+];
+/** Our start-up may take at most this many times the bare process's. */
+const STARTUP_TARGET = 2;
+
+// ------------------------------------------------------------------------------------------------ options
+
+const OPTIONS = {
+  duration: { env: 'BENCH_DURATION', default: '5', help: 'seconds of each measured autocannon run' },
+  rounds: { env: 'BENCH_ROUNDS', default: '5', help: 'interleaved rounds per path and database' },
+  connections: { env: 'BENCH_CONNECTIONS', default: '20', help: 'concurrent autocannon connections' },
+  warmup: { env: 'BENCH_WARMUP', default: '2', help: 'seconds of warm-up per server and path (0: none)' },
+  starts: { env: 'BENCH_STARTS', default: '7', help: 'start-up measurements per server and database (0: skip)' },
+  'database-url': { env: 'BENCH_DATABASE_URL', default: '', help: 'postgres:// URL: also benchmark PostgreSQL' },
+  server: { env: 'BENCH_SERVER', default: DEFAULT_SERVER, help: 'entry point of our server' },
+};
+
+function helpText() {
+  const lines = Object.entries(OPTIONS).map(
+    ([name, o]) => `  --${name.padEnd(14)} ${o.help} (env ${o.env}, default ${o.default === '' ? 'none' : o.default})`,
+  );
+  return [
+    'Usage: npm run bench -- [options]        (or: node tools/bench/src/http-bench.mjs [options])',
+    '',
+    'Benchmarks our self-hosted server against a bare Fastify 5 server answering the same bodies, and prints',
+    'medians and ours/bare ratios for GET /api/v1/me, GET /api/v1/discussions?limit=50 and the start-up time to the',
+    'first 200 of GET /healthz. SQLite always (unless --skip-sqlite), PostgreSQL when --database-url is given.',
+    '',
+    'Options:',
+    ...lines,
+    '  --skip-sqlite    only benchmark PostgreSQL',
+    '  -h, --help       this text',
+    '',
+    'Example: npm run bench -- --duration 3 --rounds 3 --database-url postgres://postgres@127.0.0.1:5432/test',
+  ].join('\n');
+}
+
+function positiveNumber(name, raw, { allowZero = false, integer = true } = {}) {
+  const value = Number(raw);
+  const ok = Number.isFinite(value) && (integer ? Number.isInteger(value) : true) && (allowZero ? value >= 0 : value > 0);
+  if (!ok) throw new Error(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number (got "${raw}")`);
+  return value;
+}
+
+function parseOptions(argv, env) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      ...Object.fromEntries(Object.keys(OPTIONS).map((name) => [name, { type: 'string' }])),
+      'skip-sqlite': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const raw = (name) => values[name] ?? env[OPTIONS[name].env] ?? OPTIONS[name].default;
+  return {
+    help: Boolean(values.help),
+    duration: positiveNumber('duration', raw('duration')),
+    rounds: positiveNumber('rounds', raw('rounds')),
+    connections: positiveNumber('connections', raw('connections')),
+    warmup: positiveNumber('warmup', raw('warmup'), { allowZero: true }),
+    starts: positiveNumber('starts', raw('starts'), { allowZero: true }),
+    databaseUrl: raw('database-url'),
+    server: resolve(raw('server')),
+    skipSqlite: Boolean(values['skip-sqlite']),
+  };
+}
+
+/** The databases to run, in order. PostgreSQL gets a throwaway schema unless its URL names one. */
+function databasesFrom(options) {
+  const databases = [];
+  if (!options.skipSqlite) databases.push({ name: 'SQLite', dialect: 'sqlite' });
+  if (options.databaseUrl) {
+    const url = new URL(options.databaseUrl);
+    const generated = !url.searchParams.get('schema');
+    if (generated) url.searchParams.set('schema', `bench_${randomBytes(4).toString('hex')}`);
+    databases.push({ name: 'PostgreSQL', dialect: 'postgres', url: url.toString(), dropSchema: generated });
+  }
+  return databases;
+}
+
+// ------------------------------------------------------------------------------- resources and clean-up
+
+const children = new Set();
+const tempDirs = new Set();
+const schemasToDrop = [];
+
+function makeTempDir(prefix) {
+  const dir = mkdtempSync(join(os.tmpdir(), prefix));
+  tempDirs.add(dir);
+  return dir;
+}
+
+function removeTempDir(dir) {
+  rmSync(dir, { recursive: true, force: true });
+  tempDirs.delete(dir);
+}
+
+/** Drops a schema this run created, with the `pg` driver our server itself uses. */
+async function dropSchema(database, serverEntry) {
+  const url = new URL(database.url);
+  const schema = url.searchParams.get('schema');
+  url.searchParams.delete('schema');
+  const { Client } = createRequire(serverEntry)('pg');
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+let cleaningUp;
+/** Stops every child process, drops the schemas this run created and removes the temporary directories. */
+function cleanup(serverEntry) {
+  cleaningUp ??= (async () => {
+    await Promise.all([...children].map((handle) => stopProcess(handle)));
+    for (const database of schemasToDrop.splice(0)) {
+      await dropSchema(database, serverEntry).catch((error) =>
+        console.error(`warning: could not drop schema of ${database.url}: ${error.message}`),
+      );
+    }
+    for (const dir of [...tempDirs]) removeTempDir(dir);
+  })();
+  return cleaningUp;
+}
+
+function installSignalHandlers(serverEntry) {
+  const onSignal = (signal) => {
+    console.error(`\n${signal}: stopping the servers and cleaning up...`);
+    cleanup(serverEntry).finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  // Last resort (an exception, process.exit elsewhere): nothing asynchronous can run here.
+  process.once('exit', () => {
+    for (const handle of children) handle.child.kill('SIGKILL');
+    for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  });
+}
+
+// ---------------------------------------------------------------------------------------- child processes
+
+/** A port that was free a moment ago (the OS picks it; tiny race before the child binds it). */
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** Spawns `node <script> ...args`, keeping its output for diagnostics. */
+function spawnNode(name, script, args, env) {
+  const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const handle = { name, child, output: [], exit: null };
+  handle.exited = new Promise((resolveExit) => {
+    child.once('exit', (code, signal) => {
+      handle.exit = { code, signal };
+      children.delete(handle);
+      resolveExit(handle.exit);
+    });
+  });
+  const keep = (stream) => (chunk) => {
+    for (const line of chunk.toString().split('\n')) if (line.trim() !== '') handle.output.push(`[${stream}] ${line}`);
+  };
+  child.stdout.on('data', keep('stdout'));
+  child.stderr.on('data', keep('stderr'));
+  children.add(handle);
+  return handle;
+}
+
+/** SIGTERM, then SIGKILL if the process is still there after STOP_TIMEOUT_MS. */
+async function stopProcess(handle) {
+  if (handle.exit) return handle.exit;
+  handle.child.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    handle.output.push('[bench] did not stop within 10 s of SIGTERM: killed');
+    handle.child.kill('SIGKILL');
+  }, STOP_TIMEOUT_MS);
+  const exit = await handle.exited;
+  clearTimeout(timer);
+  return exit;
+}
+
+/** GET on 127.0.0.1 without keep-alive; resolves the status code, rejects on connection errors. */
+function getStatus(port, path) {
+  return new Promise((resolveStatus, reject) => {
+    const request = http.get({ host: '127.0.0.1', port, path, agent: false }, (response) => {
+      response.resume();
+      response.once('end', () => resolveStatus(response.statusCode));
+    });
+    request.once('error', reject);
+  });
+}
+
+const sleep = (ms) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+
+/** Polls GET /healthz every POLL_INTERVAL_MS until it answers 200; fails if the process exits first. */
+async function waitForHealthz(handle, port) {
+  const deadline = performance.now() + START_TIMEOUT_MS;
+  while (performance.now() < deadline) {
+    if (handle.exit) throw new Error(`${handle.name} exited (${describeExit(handle.exit)}):\n${handle.output.join('\n')}`);
+    const status = await getStatus(port, '/healthz').catch(() => null);
+    if (status === 200) return;
+    await sleep(POLL_INTERVAL_MS);
+  }
+  throw new Error(`${handle.name} did not answer 200 on /healthz within ${START_TIMEOUT_MS / 1000} s`);
+}
+
+function describeExit({ code, signal }) {
+  return signal ? `signal ${signal}` : `code ${code}`;
+}
+
+/** The environment of our server: the caller's, minus any ASSISTANT_* setting that could change the figures. */
+function ourServerEnv(database, dataDir, port) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('ASSISTANT_')));
+  return {
+    ...env,
+    ASSISTANT_DATA_DIR: dataDir,
+    ASSISTANT_PORT: String(port),
+    ASSISTANT_HOST: '127.0.0.1',
+    ASSISTANT_LOG_LEVEL: 'warn',
+    ASSISTANT_RATE_LIMIT_CORE: '100000000',
+    ...(database.url ? { ASSISTANT_DATABASE_URL: database.url } : {}),
+  };
+}
+
+async function spawnOurs(options, database, dataDir) {
+  const port = await freePort();
+  const handle = spawnNode('our server', options.server, [], ourServerEnv(database, dataDir, port));
+  return { handle, port };
+}
+
+async function spawnBare(routesFile) {
+  const port = await freePort();
+  const handle = spawnNode('bare fastify', BARE_SERVER, [String(port), routesFile], process.env);
+  return { handle, port };
+}
+
+async function startReady(spawned) {
+  await waitForHealthz(spawned.handle, spawned.port);
+  return { ...spawned, baseUrl: `http://127.0.0.1:${spawned.port}` };
+}
+
+// ------------------------------------------------------------------------------------------ preparation
+
+function readToken(dataDir) {
+  return JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')).token;
+}
+
+async function seedDiscussions(baseUrl, token, count) {
+  for (let i = 1; i <= count; i++) {
+    const response = await fetch(`${baseUrl}/api/v1/discussions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: `Bench discussion ${i}` }),
+    });
+    if (response.status !== 201) throw new Error(`seeding: POST /api/v1/discussions answered ${response.status}: ${await response.text()}`);
+  }
+}
+
+/** One real response per path, to be served verbatim by the bare server. */
+async function captureRoute(baseUrl, path, token) {
+  const response = await fetch(`${baseUrl}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`capturing ${path}: ${response.status} ${body}`);
+  return { path, status: 200, contentType: response.headers.get('content-type'), body, public: !token };
+}
+
+async function captureRoutes(baseUrl, token) {
+  const routes = [await captureRoute(baseUrl, '/healthz', null)];
+  for (const endpoint of ENDPOINTS) routes.push(await captureRoute(baseUrl, endpoint.path, token));
+  const page = JSON.parse(routes.find((r) => r.path.startsWith('/api/v1/discussions')).body);
+  if (page.data?.length !== 50) throw new Error(`expected 50 discussions in the captured page, got ${page.data?.length}`);
+  return routes;
+}
+
+// ------------------------------------------------------------------------------------------- measurement
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU seconds (user + system, all threads) a process has used so far, or null where /proc is missing. */
+function processCpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** One autocannon run against one server, with the CPU use of the server and of this process over the run. */
+async function runLoad(server, path, token, seconds, connections) {
+  const serverCpu0 = processCpuSeconds(server.handle.child.pid);
+  const ownCpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const result = await autocannon({
+    url: `${server.baseUrl}${path}`,
+    connections,
+    duration: seconds,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const wall = (performance.now() - t0) / 1000;
+  const serverCpu1 = processCpuSeconds(server.handle.child.pid);
+  const ownCpu = process.cpuUsage(ownCpu0);
+  const failures = result.non2xx + result.errors + result.timeouts;
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: Object.entries(result.statusCodeStats).map(([code, { count }]) => `${code}×${count}`).join(' '),
+    failed: failures > 0,
+    serverCpu: serverCpu0 === null || serverCpu1 === null ? null : (serverCpu1 - serverCpu0) / wall,
+    benchCpu: (ownCpu.user + ownCpu.system) / 1e6 / wall,
+  };
+}
+
+function describeRun(name, run) {
+  const cpu = `server cpu ${percent(run.serverCpu)}, bench cpu ${percent(run.benchCpu)}`;
+  const text = `${name} ${formatInt(run.rps).padStart(7)} req/s (p99 ${run.p99} ms, ${cpu})`;
+  if (!run.failed) return text;
+  return `${text}  FAILED: ${run.non2xx} non-2xx [${run.statusCodes}], ${run.errors} errors, ${run.timeouts} timeouts`;
+}
+
+async function warmUp(servers, token, options) {
+  if (options.warmup === 0) return;
+  console.log(`  warm-up: ${options.warmup} s per server and path`);
+  for (const endpoint of ENDPOINTS) {
+    for (const [name, server] of Object.entries(servers)) {
+      const run = await runLoad(server, endpoint.path, token, options.warmup, options.connections);
+      if (run.failed) console.log(`  warm-up ${endpoint.label}: ${describeRun(name, run)}`);
+    }
+  }
+}
+
+/** Interleaved rounds: every round loads every path on both servers, alternating which server goes first. */
+async function measureThroughput(servers, token, options) {
+  const runs = Object.fromEntries(ENDPOINTS.map((e) => [e.path, { ours: [], bare: [] }]));
+  for (let round = 0; round < options.rounds; round++) {
+    const order = round % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours'];
+    for (const endpoint of ENDPOINTS) {
+      const parts = [];
+      for (const name of order) {
+        const run = await runLoad(servers[name], endpoint.path, token, options.duration, options.connections);
+        runs[endpoint.path][name].push(run);
+        parts.push(describeRun(name, run));
+      }
+      console.log(`  round ${round + 1}/${options.rounds} ${endpoint.label}\n    ${parts.join('\n    ')}`);
+    }
+  }
+  return runs;
+}
+
+/** Spawn-to-first-200 of GET /healthz, in milliseconds; the process is stopped afterwards. */
+async function timeStartup(spawnServer) {
+  const t0 = performance.now();
+  const spawned = await spawnServer();
+  await waitForHealthz(spawned.handle, spawned.port);
+  const elapsed = performance.now() - t0;
+  const exit = await stopProcess(spawned.handle);
+  return { ms: elapsed, exit, output: spawned.handle.output };
+}
+
+async function measureStartup(options, database, dataDir, routesFile) {
+  const times = { ours: [], bare: [] };
+  const problems = [];
+  const spawners = { ours: () => spawnOurs(options, database, dataDir), bare: () => spawnBare(routesFile) };
+  for (let i = 0; i < options.starts; i++) {
+    const order = i % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours'];
+    for (const name of order) {
+      const start = await timeStartup(spawners[name]);
+      times[name].push(start.ms);
+      if (start.exit.code !== 0) problems.push(`${name} start ${i + 1}: exited with ${describeExit(start.exit)}`);
+      if (name === 'ours') problems.push(...unexpectedOutput(start.output).map((line) => `ours start ${i + 1}: ${line}`));
+    }
+    console.log(`  start ${i + 1}/${options.starts}: ours ${times.ours.at(-1).toFixed(0)} ms, bare ${times.bare.at(-1).toFixed(0)} ms`);
+  }
+  return { times, problems };
+}
+
+/** Our server's output other than the expected "listening" and "stopping" lines. */
+function unexpectedOutput(lines) {
+  return lines.filter((line) => !/Assistant is listening on|SIGTERM received, stopping/.test(line));
+}
+
+// ------------------------------------------------------------------------------------ statistics, output
+
+function median(values) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+const formatInt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
+const percent = (x) => (x === null ? 'n/a' : `${Math.round(x * 100)}%`);
+const ratio = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : 'n/a');
+
+function verdict(passed) {
+  return passed ? 'PASS' : 'MISS';
+}
+
+/** One summary row per path: medians over the rounds without failures. */
+function throughputRows(database, runs) {
+  return ENDPOINTS.map((endpoint) => {
+    const { ours, bare } = runs[endpoint.path];
+    const ok = (list) => list.filter((run) => !run.failed).map((run) => run.rps);
+    const failedRounds = ours.filter((r) => r.failed).length + bare.filter((r) => r.failed).length;
+    const oursRps = median(ok(ours));
+    const bareRps = median(ok(bare));
+    const value = oursRps / bareRps;
+    const target = endpoint.target?.[database.dialect];
+    let status = target === undefined ? '' : `target ≥ ${target.toFixed(2)}×  ${verdict(value >= target)}`;
+    if (failedRounds > 0) status = `FAILED (${failedRounds} failed run(s) left out; non-2xx or errors, see above)`;
+    return `  ${endpoint.label.padEnd(34)} ours ${formatInt(oursRps).padStart(7)}  bare ${formatInt(bareRps).padStart(7)} req/s  ours/bare ${ratio(value).padStart(6)}  ${status}`;
+  });
+}
+
+function startupRow(startup) {
+  const ours = median(startup.times.ours);
+  const bare = median(startup.times.bare);
+  const value = ours / bare;
+  const range = (list) => `${Math.min(...list).toFixed(0)}–${Math.max(...list).toFixed(0)}`;
+  return (
+    `  ${'start-up to first 200 /healthz'.padEnd(34)} ours ${ours.toFixed(0).padStart(5)} ms (${range(startup.times.ours)})  ` +
+    `bare ${bare.toFixed(0).padStart(4)} ms (${range(startup.times.bare)})  ours/bare ${ratio(value)}  ` +
+    `target ≤ ${STARTUP_TARGET.toFixed(2)}×  ${verdict(value <= STARTUP_TARGET)}`
+  );
+}
+
+function gitRevision() {
+  try {
+    return execFileSync('git', ['-C', REPO_ROOT, 'describe', '--always', '--dirty'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+function printHeader(options, databases) {
+  const cpus = os.cpus();
+  const fastifyVersion = JSON.parse(readFileSync(join(HERE, '../node_modules/fastify/package.json'), 'utf8')).version;
+  console.log('HTTP benchmark: our self-hosted server vs a bare Fastify server (ratios measured side by side)');
+  console.log(`  node ${process.version}, ${os.platform()} ${os.release()}, ${cpus.length} cores: ${cpus[0]?.model ?? 'unknown CPU'}`);
+  console.log(`  our server: ${options.server} (git ${gitRevision()}); baseline: fastify ${fastifyVersion}`);
+  console.log(
+    `  settings: ${options.rounds} rounds × ${options.duration} s, ${options.connections} connections, ` +
+      `warm-up ${options.warmup} s, ${options.starts} starts, ${SEEDED_DISCUSSIONS} seeded discussions`,
+  );
+  console.log(`  databases: ${databases.map((d) => (d.url ? `${d.name} (${d.url})` : d.name)).join(', ')}`);
+}
+
+// ----------------------------------------------------------------------------------------------- main
+
+/** Everything for one database: prepare, throughput rounds, start-up; returns the summary lines. */
+async function benchDatabase(options, database) {
+  console.log(`\n== ${database.name}`);
+  const dataDir = makeTempDir('assistant-bench-data-');
+  if (database.dropSchema) schemasToDrop.push(database);
+
+  const ours = await startReady(await spawnOurs(options, database, dataDir));
+  const token = readToken(dataDir);
+  await seedDiscussions(ours.baseUrl, token, SEEDED_DISCUSSIONS);
+  const routesFile = join(dataDir, 'bare-routes.json');
+  writeFileSync(routesFile, JSON.stringify({ routes: await captureRoutes(ours.baseUrl, token) }));
+  const bare = await startReady(await spawnBare(routesFile));
+  console.log(`  ours on ${ours.baseUrl} (pid ${ours.handle.child.pid}), bare on ${bare.baseUrl} (pid ${bare.handle.child.pid})`);
+
+  await warmUp({ ours, bare }, token, options);
+  const runs = await measureThroughput({ ours, bare }, token, options);
+  await Promise.all([stopProcess(ours.handle), stopProcess(bare.handle)]);
+  const problems = unexpectedOutput(ours.handle.output).map((line) => `ours under load: ${line}`);
+  if (ours.handle.exit.code !== 0) problems.push(`ours exited with ${describeExit(ours.handle.exit)} after the load`);
+
+  const lines = throughputRows(database, runs);
+  if (options.starts > 0) {
+    const startup = await measureStartup(options, database, dataDir, routesFile);
+    lines.push(startupRow(startup));
+    problems.push(...startup.problems);
+  }
+  return { database, lines, problems };
+}
+
+function printSummary(results) {
+  console.log('\n== Summary (medians; ratios are ours/bare; targets are informational)');
+  for (const { database, lines, problems } of results) {
+    console.log(`${database.name}`);
+    for (const line of lines) console.log(line);
+    if (problems.length > 0) {
+      console.log(`  our server printed or did something unexpected (${problems.length}):`);
+      for (const line of problems.slice(0, 20)) console.log(`    ${line}`);
+    }
+  }
+}
+
+async function main() {
+  let options;
+  try {
+    options = parseOptions(process.argv.slice(2), process.env);
+  } catch (error) {
+    console.error(`${error.message}\n\n${helpText()}`);
+    process.exit(2);
+  }
+  if (options.help) {
+    console.log(helpText());
+    return;
+  }
+  if (!existsSync(options.server)) {
+    console.error(`${options.server} does not exist: build first (npx nx run-many -t build)`);
+    process.exit(1);
+  }
+  const databases = databasesFrom(options);
+  installSignalHandlers(options.server);
+  printHeader(options, databases);
+  const results = [];
+  try {
+    for (const database of databases) results.push(await benchDatabase(options, database));
+  } finally {
+    await cleanup(options.server);
+  }
+  printSummary(results);
+}
+
+main().catch((error) => {
+  console.error(`bench failed: ${error.stack ?? error}`);
+  cleanup(DEFAULT_SERVER).finally(() => process.exit(1));
+});
