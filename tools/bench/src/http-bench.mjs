@@ -550,6 +550,17 @@ async function benchDatabase(options, database) {
   return { database, lines, problems };
 }
 
+/** A database whose run breaks (server does not start, seeding fails...) is reported; the next one still runs. */
+async function benchDatabaseOrReport(options, database) {
+  try {
+    return await benchDatabase(options, database);
+  } catch (error) {
+    console.error(`  ${database.name} run failed: ${error.message}`);
+    await Promise.all([...children].map((handle) => stopProcess(handle)));
+    return { database, lines: [`  run FAILED: ${error.message.split('\n')[0]}`], problems: [] };
+  }
+}
+
 function printSummary(results) {
   console.log('\n== Summary (medians; ratios are ours/bare; targets are informational)');
   for (const { database, lines, problems } of results) {
@@ -583,7 +594,7 @@ async function main() {
   printHeader(options, databases);
   const results = [];
   try {
-    for (const database of databases) results.push(await benchDatabase(options, database));
+    for (const database of databases) results.push(await benchDatabaseOrReport(options, database));
   } finally {
     await cleanup(options.server);
   }

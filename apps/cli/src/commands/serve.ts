@@ -62,15 +62,19 @@ Each flag can also be set by an environment variable: ASSISTANT_HOST, ASSISTANT_
     }
     closeOnSignals(server);
     const database = server.database === 'sqlite' ? 'embedded SQLite' : 'PostgreSQL';
-    this.log(`Assistant is running at ${server.url}`);
-    this.log(`  data:        ${server.dataDir} (${database})`);
-    this.log(`  credentials: ${server.credentialsFile}`);
-    if (server.createdOwner) this.log('  First run: created the owner account and its token.');
+    const lines = [
+      `Assistant is running at ${server.url}`,
+      `  data:        ${server.dataDir} (${database})`,
+      `  credentials: ${server.credentialsFile}`,
+    ];
+    if (server.createdOwner) lines.push('  First run: created the owner account and its token.');
     else if (server.issuedOwnerToken)
-      this.log('  Wrote a new owner token (the previous one was missing or revoked).');
-    this.log(
+      lines.push('  Wrote a new owner token (the previous one was missing or revoked).');
+    lines.push(
       `  Try: curl -H "Authorization: Bearer $(node -p 'require(process.argv[1]).token' ${server.credentialsFile})" ${server.url}/api/v1/me`,
+      'Press Ctrl+C to stop.',
     );
-    this.log('Press Ctrl+C to stop.');
+    // One write, so that whoever reads the output gets the address and its details together.
+    this.log(lines.join('\n'));
   }
 }

@@ -39,7 +39,7 @@ export async function openStorage(config: DatabaseConfig, options: OpenStorageOp
         await dataSource.query(`CREATE SCHEMA IF NOT EXISTS "${config.schema}"`);
       }
       await dataSource.runMigrations({ transaction: 'each' });
-    } else if (await dataSource.showMigrations()) {
+    } else if (await hasPendingMigrations(dataSource)) {
       throw new StorageError(
         'migrations_pending',
         'the database schema is not up to date; run the migrate command first (assistant-hosted-ops migrate)',
@@ -60,6 +60,15 @@ export async function openStorage(config: DatabaseConfig, options: OpenStorageOp
       if (dataSource.isInitialized) await dataSource.destroy();
     },
   };
+}
+
+/** A database without our schema at all (no migrations table, or no such schema) has every migration pending. */
+async function hasPendingMigrations(dataSource: DataSource): Promise<boolean> {
+  try {
+    return await dataSource.showMigrations();
+  } catch {
+    return true;
+  }
 }
 
 function describeConnectError(config: DatabaseConfig, error: unknown): string {

@@ -3,13 +3,15 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { LIMITS } from '@assistant/contracts';
 import type { Storage } from '@assistant/storage';
 import type { ServerConfig } from '../config/server-config';
 import { AppModule } from '../app.module';
 import type { RateLimitStore } from '../rate-limit/rate-limit.store';
-import { installRateLimits } from '../rate-limit/rate-limit.hook';
+import { rateLimiter } from '../rate-limit/rate-limit.hook';
+import { replyWithProblem } from './reply-problem';
 
 const CLIENT_REQUEST_ID = /^[\w.-]{1,64}$/;
 
@@ -24,24 +26,48 @@ function requestId(raw: IncomingMessage): string {
   return id;
 }
 
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+/** The API speaks JSON only: a body of any other type is refused before a parser (such as form bodies) sees it. */
+function hasNonJsonBody(request: FastifyRequest): boolean {
+  if (!BODY_METHODS.has(request.method)) return false;
+  const hasBody =
+    Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+  return hasBody && !JSON_TYPE.test(request.headers['content-type'] ?? '');
+}
+
 /** Builds the Nest application on Fastify with everything both deployments share. Does not listen. */
 export async function createHttpApp(
   config: ServerConfig,
   storage: Storage,
   rateLimitStore: RateLimitStore,
 ): Promise<NestFastifyApplication> {
+  const limit = rateLimiter(rateLimitStore, config.rateLimits);
   const adapter = new FastifyAdapter({
     bodyLimit: LIMITS.maxJsonBodyBytes,
     genReqId: requestId,
     trustProxy: config.trustProxy,
     logger: false,
     return503OnClosing: true,
+    // Requests Fastify cannot route at all (a malformed URL) still get a problem and the rate-limit headers.
+    frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      void limit(request, reply).then((answered) => {
+        if (!answered)
+          replyWithProblem(request, reply, { code: 'not_found', detail: 'the URL is malformed' });
+      });
+    },
   });
-  const fastify = adapter.getInstance();
-  fastify.addHook('onRequest', async (request, reply) => {
+  adapter.getInstance().addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (await limit(request, reply)) return reply;
+    if (hasNonJsonBody(request)) {
+      return replyWithProblem(request, reply, {
+        code: 'unsupported_media_type',
+        detail: 'send the body as JSON with Content-Type: application/json',
+      });
+    }
   });
-  installRateLimits(fastify, rateLimitStore, config.rateLimits);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(storage, config), adapter, {
     bufferLogs: true,
@@ -49,6 +75,5 @@ export async function createHttpApp(
   });
   app.useLogger(app.get(Logger));
   app.setGlobalPrefix('api/v1', { exclude: ['healthz'] });
-  app.enableShutdownHooks();
   return app;
 }

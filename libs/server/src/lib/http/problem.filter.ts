@@ -3,7 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode, FieldError } from '@assistant/contracts';
 import { AuthError } from '@assistant/auth';
 import { StorageError } from '@assistant/storage';
-import { ApiError, toProblem } from './api-error';
+import { ApiError } from './api-error';
+import { replyWithProblem } from './reply-problem';
 
 interface Mapped {
   code: ErrorCode;
@@ -12,15 +13,17 @@ interface Mapped {
   headers?: Record<string, string>;
 }
 
-/** Fastify's own errors for bodies it could not take, by their stable `code`. */
-const FASTIFY_ERRORS: Record<string, (error: Error) => Mapped> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: () => ({ code: 'payload_too_large', detail: 'the body is larger than 64 KiB' }),
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => ({
+/**
+ * Fastify refuses some bodies before any route runs; Nest hands those on as a bare HttpException with
+ * Fastify's status and message, so they are recognised by status.
+ */
+const BODY_ERRORS_BY_STATUS: Record<number, (message: string) => Mapped> = {
+  400: (message) => invalidBody(/json/i.test(message) ? `the body is not valid JSON: ${message}` : message),
+  413: () => ({ code: 'payload_too_large', detail: 'the body is larger than 64 KiB' }),
+  415: () => ({
     code: 'unsupported_media_type',
     detail: 'send the body as JSON with Content-Type: application/json',
   }),
-  FST_ERR_CTP_EMPTY_JSON_BODY: () => invalidBody('the body is empty; send a JSON object'),
-  FST_ERR_CTP_INVALID_JSON_BODY: (e) => invalidBody(`the body is not valid JSON: ${e.message}`),
 };
 
 function invalidBody(message: string): Mapped {
@@ -37,9 +40,7 @@ export class ProblemFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const mapped = this.map(exception, request);
-    const problem = toProblem(mapped.code, mapped.detail, String(request.id), mapped.errors);
-    for (const [name, value] of Object.entries(mapped.headers ?? {})) reply.header(name, value);
-    reply.status(problem.status).type('application/problem+json').send(problem);
+    replyWithProblem(request, reply, mapped);
   }
 
   private map(exception: unknown, request: FastifyRequest): Mapped {
@@ -65,15 +66,9 @@ export class ProblemFilter implements ExceptionFilter {
         errors: [{ field: 'cursor', message: exception.message }],
       };
     }
-    const fastifyCode = (exception as { code?: unknown })?.code;
-    if (typeof fastifyCode === 'string' && FASTIFY_ERRORS[fastifyCode]) {
-      return FASTIFY_ERRORS[fastifyCode](exception as Error);
-    }
-    if (exception instanceof SyntaxError && (exception as { statusCode?: number }).statusCode === 400) {
-      return invalidBody(`the body is not valid JSON: ${exception.message}`);
-    }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
+      if (BODY_ERRORS_BY_STATUS[status]) return BODY_ERRORS_BY_STATUS[status](exception.message);
       if (status === 404)
         return { code: 'not_found', detail: `no route for ${request.method} ${request.url.split('?')[0]}` };
       if (status === 405)

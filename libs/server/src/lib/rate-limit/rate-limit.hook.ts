@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RATE_LIMIT_HEADERS, type RateLimitResource } from '@assistant/contracts';
 import type { RateLimitStore } from './rate-limit.store';
 import type { RateLimitConfig } from '../config/server-config';
-import { toProblem } from '../http/api-error';
+import { replyWithProblem } from '../http/reply-problem';
 
 function resourceOf(request: FastifyRequest): RateLimitResource {
   const path = request.url.split('?')[0];
@@ -22,15 +22,14 @@ function callerKey(request: FastifyRequest): string {
 }
 
 /**
- * Puts `X-RateLimit-*` on every response (SPEC §7) and answers 429 with `Retry-After` past the limit. A Fastify
- * hook rather than a Nest guard, so that it also covers 401s and unknown routes.
+ * Counts the request, puts `X-RateLimit-*` on the reply (SPEC §7) and, past the limit, answers 429 with
+ * `Retry-After`. Returns true when it answered. Runs in Fastify's onRequest hook (and for requests Fastify
+ * rejects before routing), so that 401s, 404s and refused bodies carry the headers too.
  */
-export function installRateLimits(
-  fastify: FastifyInstance,
-  store: RateLimitStore,
-  config: RateLimitConfig,
-): void {
-  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+export type RateLimiter = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+
+export function rateLimiter(store: RateLimitStore, config: RateLimitConfig): RateLimiter {
+  return async (request, reply) => {
     const resource = resourceOf(request);
     const { limit, windowSeconds } = config[resource];
     const { count, resetAt } = await store.hit(`${resource}:${callerKey(request)}`, windowSeconds);
@@ -40,14 +39,13 @@ export function installRateLimits(
     reply.header(RATE_LIMIT_HEADERS.used, Math.min(count, limit));
     reply.header(RATE_LIMIT_HEADERS.reset, resetSeconds);
     reply.header(RATE_LIMIT_HEADERS.resource, resource);
-    if (count > limit) {
-      const retryAfter = Math.max(1, resetSeconds - Math.floor(Date.now() / 1000));
-      const problem = toProblem(
-        'rate_limited',
-        `more than ${limit} ${resource} requests in ${windowSeconds} s; try again in ${retryAfter} s`,
-        String(request.id),
-      );
-      return reply.code(429).header('retry-after', retryAfter).type('application/problem+json').send(problem);
-    }
-  });
+    if (count <= limit) return false;
+    const retryAfter = Math.max(1, resetSeconds - Math.floor(Date.now() / 1000));
+    replyWithProblem(request, reply, {
+      code: 'rate_limited',
+      detail: `more than ${limit} ${resource} requests in ${windowSeconds} s; try again in ${retryAfter} s`,
+      headers: { 'retry-after': String(retryAfter) },
+    });
+    return true;
+  };
 }

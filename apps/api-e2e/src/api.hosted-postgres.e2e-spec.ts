@@ -1,0 +1,3 @@
+import { defineApiSuite } from './support/api-suite';
+
+defineApiSuite('hosted-postgres');

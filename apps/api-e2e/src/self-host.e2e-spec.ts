@@ -1,0 +1,147 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Account, ListEnvelope, Memory, Problem } from '@assistant/contracts';
+import { ApiClient } from './support/http';
+import { BUILT, run, startServer, type ServerProcess } from './support/processes';
+
+describe('the self-hosted server and `assistant serve`', () => {
+  let dataDir: string;
+  const running: ServerProcess[] = [];
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'assistant-self-host-'));
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((server) => server.stop()));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function serve(args: string[] = [], env: Record<string, string> = {}): Promise<ServerProcess> {
+    const server = await startServer(
+      BUILT.cli,
+      ['serve', '--data-dir', dataDir, '--port', '0', ...args],
+      env,
+    );
+    running.push(server);
+    return server;
+  }
+
+  function credentials(): { base_url: string; token: string; user_id: string } {
+    return JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8'));
+  }
+
+  it('prints its address, creates the owner and a private credentials file on first run', async () => {
+    const server = await serve();
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.output()).toContain('First run: created the owner account');
+    expect(statSync(join(dataDir, 'credentials.json')).mode & 0o777).toBe(0o600);
+    expect(server.output()).not.toContain(credentials().token);
+
+    const me = await new ApiClient(server.url, credentials().token).get<Account>('/me');
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ id: credentials().user_id, deployment: 'self-hosted' });
+    expect(credentials().base_url).toBe(server.url);
+  });
+
+  it('keeps everything, and the same owner token, across a restart on the same data directory', async () => {
+    const first = await serve();
+    const { token } = credentials();
+    const api = new ApiClient(first.url, token);
+    const memory = await api.post<Memory>('/memories', { content: 'The spare key is under the blue pot' });
+    expect(memory.status).toBe(201);
+    expect(await first.stop()).toBe(0);
+    running.length = 0;
+
+    const second = await serve();
+    expect(second.output()).not.toContain('First run');
+    expect(credentials().token).toBe(token);
+    const after = new ApiClient(second.url, token);
+    expect((await after.get<Memory>(`/memories/${memory.body.id}`)).body.content).toBe(
+      'The spare key is under the blue pot',
+    );
+    const found = await after.get<ListEnvelope<Memory>>('/memories?q=spare+key');
+    expect(found.body.data.map((m) => m.id)).toEqual([memory.body.id]);
+  });
+
+  it('refuses a second server on the same data directory with one clear line, and the first one keeps working', async () => {
+    const first = await serve();
+    const second = await run(BUILT.cli, ['serve', '--data-dir', dataDir, '--port', '0'], {});
+    expect(second.code).not.toBe(0);
+    expect(second.stderr.trim()).toMatch(
+      /^assistant: another Assistant server \(pid \d+\) is using the data directory/,
+    );
+    expect(second.stderr.trim().split('\n')).toHaveLength(1);
+    expect((await new ApiClient(first.url, credentials().token).get('/me')).status).toBe(200);
+  });
+
+  it('takes over a lock left by a server that no longer runs', async () => {
+    const first = await serve();
+    first.child.kill('SIGKILL');
+    await first.stop();
+    running.length = 0;
+    const second = await serve();
+    expect((await new ApiClient(second.url, credentials().token).get('/me')).status).toBe(200);
+  });
+
+  it('writes a new owner token when the credentials file was lost', async () => {
+    const first = await serve();
+    const { token: oldToken } = credentials();
+    await first.stop();
+    running.length = 0;
+    rmSync(join(dataDir, 'credentials.json'));
+    const second = await serve();
+    expect(second.output()).toContain('Wrote a new owner token');
+    const { token } = credentials();
+    expect(token).not.toBe(oldToken);
+    expect((await new ApiClient(second.url, token).get('/me')).status).toBe(200);
+  });
+
+  it('explains a bad flag or an unreachable database in one line and exits non-zero', async () => {
+    const badPort = await run(BUILT.cli, ['serve', '--data-dir', dataDir, '--port', 'seventy'], {});
+    expect(badPort.code).not.toBe(0);
+    expect(badPort.stderr.trim()).toBe(
+      'assistant: the port must be a port number between 0 and 65535 (got "seventy")',
+    );
+
+    const noDb = await run(
+      BUILT.cli,
+      ['serve', '--data-dir', dataDir, '--database-url', 'postgres://nobody@127.0.0.1:1/none'],
+      {},
+    );
+    expect(noDb.code).not.toBe(0);
+    expect(noDb.stderr.trim()).toMatch(
+      /^assistant: cannot connect to PostgreSQL at 127\.0\.0\.1:1\/none: .*ECONNREFUSED/,
+    );
+  });
+
+  it('shows help with examples', async () => {
+    const help = await run(BUILT.cli, ['serve', '--help'], {});
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--data-dir');
+    expect(help.stdout).toContain('EXAMPLES');
+  });
+
+  it('answers 429 with Retry-After past the configured limit, per token', async () => {
+    const server = await serve([], { ASSISTANT_RATE_LIMIT_CORE: '5' });
+    const api = new ApiClient(server.url, credentials().token);
+    for (let i = 1; i <= 5; i++) {
+      const res = await api.get('/me');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-remaining')).toBe(String(5 - i));
+    }
+    const limited = await api.get<Problem>('/me');
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe('rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+
+    const added = await run(
+      BUILT.cli,
+      ['accounts', 'add', '--data-dir', dataDir, '--email', 'sam@example.com'],
+      {},
+    );
+    const other = api.withToken(JSON.parse(added.stdout).token);
+    expect((await other.get('/me')).status).toBe(200);
+  });
+});

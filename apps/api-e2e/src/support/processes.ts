@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+export const WORKSPACE_ROOT = join(__dirname, '..', '..', '..', '..');
+
+export const BUILT = {
+  selfHost: join(WORKSPACE_ROOT, 'apps/self-host-server/dist/main.js'),
+  hosted: join(WORKSPACE_ROOT, 'apps/hosted-api/dist/main.js'),
+  hostedOps: join(WORKSPACE_ROOT, 'apps/hosted-api/dist/ops.js'),
+  cli: join(WORKSPACE_ROOT, 'apps/cli/bin/run.js'),
+};
+
+/** Environment for child processes: ours, minus anything the developer's shell set for Assistant. */
+export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('ASSISTANT_')) env[key] = value;
+  return { ...env, ASSISTANT_LOG_LEVEL: 'warn', ...extra };
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a built script to completion. */
+export function run(script: string, args: string[], env: Record<string, string>): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      env: childEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts a built server and resolves once it prints its address ("listening on …" or "running at …").
+ * Rejects with its output if it exits first.
+ */
+export function startServer(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<ServerProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      env: childEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    let settled = false;
+    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const match = /(?:listening on|running at) (http:\/\/[\w.:[\]]+)/.exec(output);
+      if (match && !settled) {
+        settled = true;
+        resolve({
+          url: match[1],
+          child,
+          output: () => output,
+          stop: async () => {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    exited.then((code) => {
+      if (!settled) {
+        settled = true;
+        reject(new Error(`server exited with ${code} before listening:\n${output}`));
+      }
+    });
+  });
+}
