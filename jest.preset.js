@@ -2,7 +2,10 @@
  * Shared jest settings: TypeScript through SWC (with decorator metadata, as Nest needs), node environment.
  * Test tiers by file name: *.spec.ts (units), *.integration-spec.ts (real databases and servers).
  */
+const { join } = require('node:path');
+
 module.exports = {
+  reporters: ['default', join(__dirname, 'tools/workspace/scripts/jest-summary-reporter.cjs')],
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': [

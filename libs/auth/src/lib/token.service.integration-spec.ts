@@ -1,0 +1,50 @@
+import { openTestStorage } from '@assistant/storage/testing';
+import type { Storage } from '@assistant/storage';
+import { TokenService } from './token.service';
+import { digestToken } from './token-format';
+
+describe('TokenService on a real database', () => {
+  let storage: Storage;
+  let dispose: () => Promise<void>;
+  let tokens: TokenService;
+  let userId: string;
+
+  beforeAll(async () => {
+    ({ storage, dispose } = await openTestStorage('sqlite'));
+    tokens = new TokenService(storage.tokens);
+    userId = (await storage.users.create({ email: 'a@example.com', displayName: 'A' })).id;
+  });
+  afterAll(async () => dispose());
+
+  it('verifies an issued token and stores only its digest', async () => {
+    const { secret, record } = await tokens.issue({ userId, kind: 'personal', name: 'cli', scopes: ['read:account', 'read:account'] });
+    expect(await tokens.verify(secret)).toMatchObject({ userId, tokenId: record.id, kind: 'personal', scopes: ['read:account'] });
+    const rows = await storage.dataSource.query('SELECT * FROM tokens');
+    expect(JSON.stringify(rows)).not.toContain(secret);
+    expect(rows[0].digest).toBe(digestToken(secret));
+  });
+
+  it('refuses expired and revoked tokens', async () => {
+    const expired = await tokens.issue({ userId, kind: 'personal', name: 'old', scopes: ['read:account'], expiresAt: new Date(Date.now() - 1000) });
+    expect(await tokens.verify(expired.secret)).toBeNull();
+    const revoked = await tokens.issue({ userId, kind: 'personal', name: 'gone', scopes: ['read:account'] });
+    expect(await tokens.revoke(userId, revoked.record.id, 'personal')).toBe(true);
+    expect(await tokens.verify(revoked.secret)).toBeNull();
+    expect(await tokens.revoke(userId, revoked.record.id, 'personal')).toBe(false);
+  });
+
+  it("cannot revoke another user's token", async () => {
+    const otherId = (await storage.users.create({ email: 'b@example.com', displayName: 'B' })).id;
+    const theirs = await tokens.issue({ userId: otherId, kind: 'personal', name: 'theirs', scopes: ['read:account'] });
+    expect(await tokens.revoke(userId, theirs.record.id, 'personal')).toBe(false);
+    expect(await tokens.verify(theirs.secret)).not.toBeNull();
+  });
+
+  it('records when a token was last used', async () => {
+    const { secret, record } = await tokens.issue({ userId, kind: 'personal', name: 'used', scopes: ['read:account'] });
+    await tokens.verify(secret);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const page = await tokens.list(userId, 'personal', { limit: 100 });
+    expect(page.items.find((t) => t.id === record.id)?.lastUsedAt).toBeInstanceOf(Date);
+  });
+});

@@ -1,0 +1,32 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { openStorage, type Storage } from './storage';
+import { postgresConfigFromUrl, type Dialect } from './data-source-options';
+
+export const TEST_DATABASE_URL = process.env.ASSISTANT_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A migrated, empty database of either dialect for a test, and the way to throw it away afterwards. */
+export async function openTestStorage(dialect: Dialect): Promise<{ storage: Storage; dispose(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'assistant-storage-'));
+    const storage = await openStorage({ dialect: 'sqlite', file: join(dir, 'test.sqlite') }, { migrations: 'run' });
+    return {
+      storage,
+      dispose: async () => {
+        await storage.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const storage = await openStorage(postgresConfigFromUrl(`${TEST_DATABASE_URL}?schema=${schema}`), { migrations: 'run' });
+  return {
+    storage,
+    dispose: async () => {
+      await storage.dataSource.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await storage.close();
+    },
+  };
+}

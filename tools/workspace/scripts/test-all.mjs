@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+/**
+ * The whole test suite, as the README's second command runs it: build, lint (with module boundaries), unit and
+ * integration tests of every project, and the end-to-end suites against SQLite and PostgreSQL. Ends with one
+ * line: "N passed, N failed". Needs PostgreSQL at $ASSISTANT_TEST_DATABASE_URL (default
+ * postgres://postgres@127.0.0.1:5432/test).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import net from 'node:net';
+
+const root = new URL('../../../', import.meta.url).pathname;
+const summaryDir = mkdtempSync(join(tmpdir(), 'assistant-test-summary-'));
+const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', ASSISTANT_TEST_SUMMARY_DIR: summaryDir };
+
+function nx(args) {
+  const result = spawnSync('npx', ['nx', ...args, '--output-style=static'], { cwd: root, env, stdio: 'inherit' });
+  return result.status ?? 1;
+}
+
+async function postgresReachable(url) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port || 5432) });
+    socket.setTimeout(2000);
+    socket.once('connect', () => resolve(socket.end() && true));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => resolve(socket.destroy() && false));
+  });
+}
+
+const databaseUrl = process.env.ASSISTANT_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+if (!(await postgresReachable(databaseUrl))) {
+  console.error(`PostgreSQL is not reachable at ${new URL(databaseUrl).host}; the suite runs every test on SQLite and PostgreSQL.`);
+  console.error('Start it (or set ASSISTANT_TEST_DATABASE_URL) and run again.');
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+const buildStatus = nx(['run-many', '-t', 'build']);
+const lintStatus = buildStatus === 0 ? nx(['run-many', '-t', 'lint']) : 1;
+const testStatus = buildStatus === 0 ? nx(['run-many', '-t', 'test', 'e2e', '--parallel=1']) : 1;
+
+let passed = 0;
+let failed = 0;
+for (const file of readdirSync(summaryDir)) {
+  const counts = JSON.parse(readFileSync(join(summaryDir, file), 'utf8'));
+  passed += counts.passed;
+  failed += counts.failed;
+}
+rmSync(summaryDir, { recursive: true, force: true });
+
+// Build and lint are checks too: a failure there counts, even though no jest test ran.
+if (buildStatus !== 0) console.error('build failed');
+if (lintStatus !== 0) console.error('lint failed');
+if (testStatus !== 0 && failed === 0) console.error('a test run failed before reporting (see above)');
+failed += (buildStatus !== 0) + (lintStatus !== 0) + (testStatus !== 0 && failed === 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(buildStatus || lintStatus || testStatus);
