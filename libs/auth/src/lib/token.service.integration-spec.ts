@@ -17,15 +17,31 @@ describe('TokenService on a real database', () => {
   afterAll(async () => dispose());
 
   it('verifies an issued token and stores only its digest', async () => {
-    const { secret, record } = await tokens.issue({ userId, kind: 'personal', name: 'cli', scopes: ['read:account', 'read:account'] });
-    expect(await tokens.verify(secret)).toMatchObject({ userId, tokenId: record.id, kind: 'personal', scopes: ['read:account'] });
+    const { secret, record } = await tokens.issue({
+      userId,
+      kind: 'personal',
+      name: 'cli',
+      scopes: ['read:account', 'read:account'],
+    });
+    expect(await tokens.verify(secret)).toMatchObject({
+      userId,
+      tokenId: record.id,
+      kind: 'personal',
+      scopes: ['read:account'],
+    });
     const rows = await storage.dataSource.query('SELECT * FROM tokens');
     expect(JSON.stringify(rows)).not.toContain(secret);
     expect(rows[0].digest).toBe(digestToken(secret));
   });
 
   it('refuses expired and revoked tokens', async () => {
-    const expired = await tokens.issue({ userId, kind: 'personal', name: 'old', scopes: ['read:account'], expiresAt: new Date(Date.now() - 1000) });
+    const expired = await tokens.issue({
+      userId,
+      kind: 'personal',
+      name: 'old',
+      scopes: ['read:account'],
+      expiresAt: new Date(Date.now() - 1000),
+    });
     expect(await tokens.verify(expired.secret)).toBeNull();
     const revoked = await tokens.issue({ userId, kind: 'personal', name: 'gone', scopes: ['read:account'] });
     expect(await tokens.revoke(userId, revoked.record.id, 'personal')).toBe(true);
@@ -35,13 +51,23 @@ describe('TokenService on a real database', () => {
 
   it("cannot revoke another user's token", async () => {
     const otherId = (await storage.users.create({ email: 'b@example.com', displayName: 'B' })).id;
-    const theirs = await tokens.issue({ userId: otherId, kind: 'personal', name: 'theirs', scopes: ['read:account'] });
+    const theirs = await tokens.issue({
+      userId: otherId,
+      kind: 'personal',
+      name: 'theirs',
+      scopes: ['read:account'],
+    });
     expect(await tokens.revoke(userId, theirs.record.id, 'personal')).toBe(false);
     expect(await tokens.verify(theirs.secret)).not.toBeNull();
   });
 
   it('records when a token was last used', async () => {
-    const { secret, record } = await tokens.issue({ userId, kind: 'personal', name: 'used', scopes: ['read:account'] });
+    const { secret, record } = await tokens.issue({
+      userId,
+      kind: 'personal',
+      name: 'used',
+      scopes: ['read:account'],
+    });
     await tokens.verify(secret);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const page = await tokens.list(userId, 'personal', { limit: 100 });

@@ -92,3 +92,8 @@ export const TERMINAL_EVENT_TYPES = ['query.completed', 'query.failed', 'query.i
 export function isTerminalEvent(event: Pick<QueryEvent, 'type'>): boolean {
   return (TERMINAL_EVENT_TYPES as readonly string[]).includes(event.type);
 }
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** An event as a run produces it; the query's event log numbers it. */
+export type QueryEventBody = DistributiveOmit<QueryEvent, 'sequence_number'>;

@@ -1,10 +1,18 @@
-import { createTokenSchema, updateMemorySchema, createMemorySchema, searchablePageQuerySchema, queryEventSchema, isTerminalEvent } from '../index';
+import {
+  createTokenSchema,
+  updateMemorySchema,
+  createMemorySchema,
+  searchablePageQuerySchema,
+  queryEventSchema,
+  isTerminalEvent,
+} from '../index';
 
 describe('contract schemas', () => {
   it('defaults and bounds the page size', () => {
     expect(searchablePageQuerySchema.parse({})).toEqual({ limit: 20 });
     expect(searchablePageQuerySchema.parse({ limit: '100' }).limit).toBe(100);
-    for (const limit of ['0', '101', 'x', '1.5']) expect(searchablePageQuerySchema.safeParse({ limit }).success).toBe(false);
+    for (const limit of ['0', '101', 'x', '1.5'])
+      expect(searchablePageQuerySchema.safeParse({ limit }).success).toBe(false);
     expect(searchablePageQuerySchema.safeParse({ sort: 'asc' }).success).toBe(false);
   });
 
@@ -18,8 +26,14 @@ describe('contract schemas', () => {
   it('refuses token scopes that do not exist and expiry in the past', () => {
     expect(createTokenSchema.safeParse({ name: 'a', scopes: ['read:everything'] }).success).toBe(false);
     expect(createTokenSchema.safeParse({ name: 'a', scopes: [] }).success).toBe(false);
-    expect(createTokenSchema.safeParse({ name: 'a', scopes: ['read:account'], expires_at: '2000-01-01T00:00:00Z' }).success).toBe(false);
-    expect(createTokenSchema.safeParse({ name: 'a', scopes: ['read:account'], expires_at: '2999-01-01T00:00:00Z' }).success).toBe(true);
+    expect(
+      createTokenSchema.safeParse({ name: 'a', scopes: ['read:account'], expires_at: '2000-01-01T00:00:00Z' })
+        .success,
+    ).toBe(false);
+    expect(
+      createTokenSchema.safeParse({ name: 'a', scopes: ['read:account'], expires_at: '2999-01-01T00:00:00Z' })
+        .success,
+    ).toBe(true);
   });
 
   it('knows the SSE events and which of them end a stream', () => {

@@ -13,7 +13,9 @@ function errorOf(fn: () => unknown): ApiError {
 
 describe('ZodValidationPipe', () => {
   it('names each bad field and each unknown one', () => {
-    const error = errorOf(() => validBody(createMemorySchema).transform({ content: 1, tags: ['ok'], mood: 'x' }));
+    const error = errorOf(() =>
+      validBody(createMemorySchema).transform({ content: 1, tags: ['ok'], mood: 'x' }),
+    );
     expect(error.code).toBe('validation_failed');
     expect(error.fieldErrors).toEqual(
       expect.arrayContaining([

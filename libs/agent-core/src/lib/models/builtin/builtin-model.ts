@@ -1,0 +1,181 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3FinishReason,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
+} from '@ai-sdk/provider';
+import { understand } from './phrases';
+import { answerFromToolResult, toolNotAllowed } from './answers';
+
+type Reply = { kind: 'text'; text: string } | { kind: 'tool'; tool: string; input: Record<string, unknown> };
+
+let callCounter = 0;
+
+function words(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
+}
+
+function promptText(options: LanguageModelV3CallOptions): string {
+  return options.prompt
+    .map((m) =>
+      typeof m.content === 'string' ? m.content : m.content.map((p) => ('text' in p ? p.text : '')).join(' '),
+    )
+    .join(' ');
+}
+
+/**
+ * Decides the next step: after a tool result, put it in words; after a user request, match the phrase table.
+ * Deterministic: the same conversation always gives the same reply.
+ */
+function decide(options: LanguageModelV3CallOptions): Reply {
+  const last = options.prompt[options.prompt.length - 1];
+  if (last?.role === 'tool') {
+    const result = last.content.find((part) => part.type === 'tool-result');
+    if (result && result.type === 'tool-result') {
+      const output = result.output;
+      const isError = output.type === 'error-text' || output.type === 'error-json';
+      const value = 'value' in output ? output.value : undefined;
+      const parsed = typeof value === 'string' && output.type !== 'error-text' ? safeJson(value) : value;
+      return {
+        kind: 'text',
+        text: answerFromToolResult(result.toolName, isError ? { error: value } : parsed, isError),
+      };
+    }
+  }
+  const userText =
+    last?.role === 'user'
+      ? last.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ')
+      : '';
+  const action = understand(userText);
+  if (action.kind === 'tool') {
+    const available = (options.tools ?? []).some((t) => t.name === action.tool);
+    if (!available) return { kind: 'text', text: toolNotAllowed(action.tool) };
+  }
+  return action;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function usage(input: number, output: number): LanguageModelV3Usage {
+  return {
+    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: output, text: output, reasoning: 0 },
+  };
+}
+
+const finish = (unified: LanguageModelV3FinishReason['unified']): LanguageModelV3FinishReason => ({
+  unified,
+  raw: unified,
+});
+
+/** Splits an answer into word-sized pieces, keeping the spaces, so that it streams as a model's would. */
+export function pieces(text: string): string[] {
+  return text.match(/\S+\s*/g) ?? [text];
+}
+
+function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+export interface BuiltinModelOptions {
+  /** Pause between streamed words, so that answers arrive piece by piece as from a real model. */
+  pacingMs?: number;
+}
+
+/**
+ * The built-in offline model: a real AI SDK provider (LanguageModelV3) that understands the phrasings of its
+ * phrase table and answers through the same tool loop as any other model. Counts words as tokens.
+ */
+export function builtinModel(options: BuiltinModelOptions = {}): LanguageModelV3 {
+  const pacingMs = options.pacingMs ?? 10;
+  return {
+    specificationVersion: 'v3',
+    provider: 'assistant',
+    modelId: 'builtin',
+    supportedUrls: {},
+
+    async doGenerate(call) {
+      const reply = decide(call);
+      const inputTokens = words(promptText(call));
+      if (reply.kind === 'tool') {
+        const content: LanguageModelV3Content[] = [
+          {
+            type: 'tool-call',
+            toolCallId: `builtin_${++callCounter}`,
+            toolName: reply.tool,
+            input: JSON.stringify(reply.input),
+          },
+        ];
+        return { content, finishReason: finish('tool-calls'), usage: usage(inputTokens, 1), warnings: [] };
+      }
+      return {
+        content: [{ type: 'text', text: reply.text }],
+        finishReason: finish('stop'),
+        usage: usage(inputTokens, words(reply.text)),
+        warnings: [],
+      };
+    },
+
+    async doStream(call) {
+      const reply = decide(call);
+      const inputTokens = words(promptText(call));
+      const signal = call.abortSignal;
+      const stream = new ReadableStream<LanguageModelV3StreamPart>({
+        async start(controller) {
+          try {
+            controller.enqueue({ type: 'stream-start', warnings: [] });
+            if (reply.kind === 'tool') {
+              controller.enqueue({
+                type: 'tool-call',
+                toolCallId: `builtin_${++callCounter}`,
+                toolName: reply.tool,
+                input: JSON.stringify(reply.input),
+              });
+              controller.enqueue({
+                type: 'finish',
+                usage: usage(inputTokens, 1),
+                finishReason: finish('tool-calls'),
+              });
+            } else {
+              controller.enqueue({ type: 'text-start', id: 'text' });
+              const parts = pieces(reply.text);
+              for (const [i, delta] of parts.entries()) {
+                if (i > 0) await delay(pacingMs, signal);
+                controller.enqueue({ type: 'text-delta', id: 'text', delta });
+              }
+              controller.enqueue({ type: 'text-end', id: 'text' });
+              controller.enqueue({
+                type: 'finish',
+                usage: usage(inputTokens, parts.length),
+                finishReason: finish('stop'),
+              });
+            }
+            controller.close();
+          } catch (error) {
+            controller.error(error);
+          }
+        },
+      });
+      return { stream };
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { builtinModel } from './builtin/builtin-model';
+import { ModelUnavailableError } from '../errors';
+
+/** How the server's models are configured (SPEC §8): `--model` / `ASSISTANT_MODEL` and their settings. */
+export interface ModelSettings {
+  /** The model a query gets when it names none: `builtin`, `ollama:<m>`, `openai-compatible:<m>`, `openai:<m>`, `anthropic:<m>`. */
+  defaultModel: string;
+  /** Further models a query may pick with its `model` field (`builtin` is always available). */
+  extraModels?: string[];
+  /** Base URL of an OpenAI-compatible server (llama.cpp, vLLM, LM Studio), e.g. http://127.0.0.1:8080/v1 */
+  openAiCompatibleBaseUrl?: string;
+  openAiCompatibleApiKey?: string;
+  /** Ollama's address; its OpenAI-compatible API is under /v1. */
+  ollamaBaseUrl?: string;
+  openAiApiKey?: string;
+  anthropicApiKey?: string;
+  /** Pause between the built-in model's streamed words. */
+  builtinPacingMs?: number;
+}
+
+const PROVIDERS = ['builtin', 'ollama', 'openai-compatible', 'openai', 'anthropic'] as const;
+
+export function parseModelName(name: string): { provider: (typeof PROVIDERS)[number]; modelId: string } {
+  if (name === 'builtin') return { provider: 'builtin', modelId: 'builtin' };
+  const colon = name.indexOf(':');
+  const provider = colon > 0 ? name.slice(0, colon) : '';
+  const modelId = name.slice(colon + 1);
+  if (!(PROVIDERS as readonly string[]).includes(provider) || provider === 'builtin' || !modelId) {
+    throw new ModelUnavailableError(
+      `unknown model "${name}": use builtin, ollama:<model>, openai-compatible:<model>, openai:<model> or anthropic:<model>`,
+    );
+  }
+  return { provider: provider as (typeof PROVIDERS)[number], modelId };
+}
+
+/** Checks a model name and its settings at start-up, so that a typo stops the server instead of every query. */
+export function assertModelConfigured(name: string, settings: ModelSettings): void {
+  createModel(name, settings);
+}
+
+export function configuredModels(settings: ModelSettings): string[] {
+  return [...new Set(['builtin', settings.defaultModel, ...(settings.extraModels ?? [])])];
+}
+
+/** The model a query asked for, if it is one of the configured ones. */
+export function pickModel(
+  requested: string | undefined,
+  settings: ModelSettings,
+): { name: string; model: LanguageModelV3 } {
+  const name = requested ?? settings.defaultModel;
+  if (!configuredModels(settings).includes(name)) {
+    throw new ModelUnavailableError(
+      `model "${name}" is not configured on this server; available: ${configuredModels(settings).join(', ')}`,
+    );
+  }
+  return { name, model: createModel(name, settings) };
+}
+
+export function createModel(name: string, settings: ModelSettings): LanguageModelV3 {
+  const { provider, modelId } = parseModelName(name);
+  switch (provider) {
+    case 'builtin':
+      return builtinModel({ pacingMs: settings.builtinPacingMs });
+    case 'ollama': {
+      const base = (settings.ollamaBaseUrl ?? 'http://127.0.0.1:11434').replace(/\/+$/, '');
+      return createOpenAICompatible({ name: 'ollama', baseURL: `${base}/v1`, includeUsage: true }).chatModel(
+        modelId,
+      );
+    }
+    case 'openai-compatible': {
+      if (!settings.openAiCompatibleBaseUrl) {
+        throw new ModelUnavailableError(
+          `model "${name}" needs ASSISTANT_MODEL_BASE_URL (e.g. http://127.0.0.1:8080/v1)`,
+        );
+      }
+      return createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL: settings.openAiCompatibleBaseUrl,
+        apiKey: settings.openAiCompatibleApiKey,
+        includeUsage: true,
+      }).chatModel(modelId);
+    }
+    case 'openai':
+      if (!settings.openAiApiKey) throw new ModelUnavailableError(`model "${name}" needs OPENAI_API_KEY`);
+      return createOpenAI({ apiKey: settings.openAiApiKey }).chat(modelId);
+    case 'anthropic':
+      if (!settings.anthropicApiKey)
+        throw new ModelUnavailableError(`model "${name}" needs ANTHROPIC_API_KEY`);
+      return createAnthropic({ apiKey: settings.anthropicApiKey }).languageModel(modelId);
+  }
+}

@@ -1,0 +1,245 @@
+import { streamText, stepCountIs, tool, type ModelMessage, type ToolSet } from 'ai';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import {
+  ERROR_CODES,
+  LIMITS,
+  problemType,
+  type ErrorCode,
+  type QueryEventBody,
+  type ToolCallRecord,
+} from '@assistant/contracts';
+import type { ToolDefinition } from '@assistant/tool-adapters';
+import { systemPrompt } from './system-prompt';
+import { describeModelError } from './model-errors';
+
+export interface RunLimits {
+  maxSteps: number;
+  runTimeoutMs: number;
+  toolTimeoutMs: number;
+}
+
+export const DEFAULT_RUN_LIMITS: RunLimits = {
+  maxSteps: LIMITS.maxToolStepsPerRun,
+  runTimeoutMs: LIMITS.maxRunSeconds * 1000,
+  toolTimeoutMs: LIMITS.maxToolCallSeconds * 1000,
+};
+
+export interface RunInput {
+  queryId: string;
+  discussionId: string;
+  messageId: string;
+  userId: string;
+  modelName: string;
+  model: LanguageModelV3;
+  text: string;
+  /** Earlier messages of the discussion, oldest first. */
+  history: ReadonlyArray<{ role: 'user' | 'assistant'; text: string }>;
+  /** Memories recalled for this question, most relevant first; they go into the model's context. */
+  recalled: ReadonlyArray<{ content: string; created_at: string }>;
+  tools: readonly ToolDefinition[];
+  /** Aborting it cancels the run (`query.incomplete`, reason `cancelled`). */
+  signal: AbortSignal;
+  limits?: Partial<RunLimits>;
+}
+
+/**
+ * Receives the run's events in order. The terminal event is awaited, so the receiver can store the answer
+ * before anyone is told the run is over.
+ */
+export type RunEventSink = (event: QueryEventBody) => void | Promise<void>;
+
+class ToolCallTimeout extends Error {}
+
+function failure(code: ErrorCode, detail: string, queryId: string): QueryEventBody {
+  const { status, title } = ERROR_CODES[code];
+  return {
+    type: 'query.failed',
+    error: { type: problemType(code), title, status, code, detail, request_id: queryId },
+  };
+}
+
+/** Runs a handler with the per-call time limit; a handler that ignores the signal still loses the race. */
+async function runHandler(
+  definition: ToolDefinition,
+  input: unknown,
+  context: Parameters<ToolDefinition['handler']>[1],
+  timeoutMs: number,
+): Promise<unknown> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = AbortSignal.any([context.signal, timeout]);
+  return new Promise((resolve, reject) => {
+    const onAbort = () =>
+      reject(
+        timeout.aborted
+          ? new ToolCallTimeout(`${definition.name} took longer than ${timeoutMs / 1000} s`)
+          : signal.reason,
+      );
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve()
+      .then(() => definition.handler(input as never, { ...context, signal }))
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * One query: the model, the tool loop (model → tool calls → results → model, at most 8 steps), time limits,
+ * cancellation, and the typed events of SPEC §4 — `query.created` first and exactly one terminal event last.
+ */
+export async function runQuery(input: RunInput, emit: RunEventSink): Promise<void> {
+  const limits = { ...DEFAULT_RUN_LIMITS, ...input.limits };
+  const runTimeout = AbortSignal.timeout(limits.runTimeoutMs);
+  const signal = AbortSignal.any([input.signal, runTimeout]);
+  const started = new Set<string>();
+  let text = '';
+
+  emit({
+    type: 'query.created',
+    query_id: input.queryId,
+    discussion_id: input.discussionId,
+    message_id: input.messageId,
+    model: input.modelName,
+  });
+
+  const tools: ToolSet = {};
+  for (const definition of input.tools) {
+    tools[definition.name] = tool({
+      description: definition.description,
+      inputSchema: definition.input,
+      execute: async (args: Record<string, unknown>, { toolCallId }) => {
+        started.add(toolCallId);
+        emit({ type: 'tool_call.started', call_id: toolCallId, tool: definition.name, arguments: args });
+        return runHandler(
+          definition,
+          args,
+          {
+            userId: input.userId,
+            discussionId: input.discussionId,
+            signal,
+            notify: (notice) => emit(notice),
+          },
+          limits.toolTimeoutMs,
+        );
+      },
+    });
+  }
+
+  const messages: ModelMessage[] = [
+    ...input.history.map((m) => ({ role: m.role, content: m.text }) as ModelMessage),
+    { role: 'user', content: input.text },
+  ];
+
+  let terminal: QueryEventBody | undefined;
+  try {
+    const result = streamText({
+      model: input.model,
+      system: systemPrompt(input.recalled),
+      messages,
+      tools,
+      stopWhen: stepCountIs(limits.maxSteps),
+      abortSignal: signal,
+      maxRetries: 0,
+    });
+    let lastFinish: string | undefined;
+    let usage = { input_tokens: 0, output_tokens: 0 };
+    for await (const part of result.fullStream) {
+      switch (part.type) {
+        case 'text-delta':
+          if (part.text) {
+            text += part.text;
+            emit({ type: 'output_text.delta', delta: part.text });
+          }
+          break;
+        case 'tool-result': {
+          emit({
+            type: 'tool_call.completed',
+            call_id: part.toolCallId,
+            tool: part.toolName,
+            status: 'ok',
+            output: part.output,
+          });
+          break;
+        }
+        case 'tool-error': {
+          const message = part.error instanceof Error ? part.error.message : String(part.error);
+          if (!started.has(part.toolCallId)) {
+            // The model asked for a tool that is not allowed here, or with input that does not fit its schema.
+            const args = (typeof part.input === 'object' && part.input ? part.input : {}) as Record<
+              string,
+              unknown
+            >;
+            emit({
+              type: 'tool_call.started',
+              call_id: part.toolCallId,
+              tool: part.toolName,
+              arguments: args,
+            });
+          }
+          emit({
+            type: 'tool_call.completed',
+            call_id: part.toolCallId,
+            tool: part.toolName,
+            status: 'error',
+            error: message,
+          });
+          break;
+        }
+        case 'finish':
+          lastFinish = part.finishReason;
+          usage = {
+            input_tokens: part.totalUsage.inputTokens ?? 0,
+            output_tokens: part.totalUsage.outputTokens ?? 0,
+          };
+          break;
+        case 'error':
+          throw part.error;
+        default:
+          break;
+      }
+    }
+    if (input.signal.aborted) terminal = { type: 'query.incomplete', reason: 'cancelled' };
+    else if (runTimeout.aborted) terminal = { type: 'query.incomplete', reason: 'timeout' };
+    else if (lastFinish === 'tool-calls') terminal = { type: 'query.incomplete', reason: 'max_steps' };
+    else
+      terminal = {
+        type: 'query.completed',
+        message_id: input.messageId,
+        text,
+        usage,
+        finish_reason: lastFinish ?? 'stop',
+      };
+  } catch (error) {
+    if (input.signal.aborted) terminal = { type: 'query.incomplete', reason: 'cancelled' };
+    else if (runTimeout.aborted) terminal = { type: 'query.incomplete', reason: 'timeout' };
+    else {
+      const described = describeModelError(error);
+      terminal = failure(described.code, described.detail, input.queryId);
+    }
+  }
+  await emit(terminal);
+}
+
+/** What the run did, for storing the answer with its tool calls. */
+export function toolCallsOf(events: readonly QueryEventBody[]): ToolCallRecord[] {
+  const records = new Map<string, ToolCallRecord>();
+  for (const event of events) {
+    if (event.type === 'tool_call.started') {
+      records.set(event.call_id, {
+        call_id: event.call_id,
+        tool: event.tool,
+        arguments: event.arguments,
+        status: 'ok',
+      });
+    } else if (event.type === 'tool_call.completed') {
+      const record = records.get(event.call_id);
+      if (record)
+        Object.assign(record, {
+          status: event.status,
+          ...(event.output !== undefined ? { output: event.output } : {}),
+          ...(event.error ? { error: event.error } : {}),
+        });
+    }
+  }
+  return [...records.values()];
+}

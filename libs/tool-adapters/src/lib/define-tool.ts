@@ -1,0 +1,41 @@
+import type { z } from 'zod';
+import type { Scope } from '@assistant/contracts';
+
+/** Something a tool tells the run besides its result, turned into a stream event (e.g. `memory.saved`). */
+export type ToolNotice = { type: 'memory.saved'; memory_id: string; content: string };
+
+/** What a tool handler knows about the call it serves. */
+export interface ToolContext {
+  userId: string;
+  discussionId: string | null;
+  /** Aborted when the call times out or the run is cancelled; long handlers should pass it on. */
+  signal: AbortSignal;
+  notify(notice: ToolNotice): void;
+}
+
+export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output = unknown> {
+  /** `<family>_<verb>` in snake_case; the same in queries, `GET /tools` and MCP. */
+  name: string;
+  description: string;
+  input: Input;
+  /** The scope a caller's token must hold for the assistant to use this tool on their behalf. */
+  scope: Scope;
+  /** True for tools that change something outside the assistant (send mail, switch a light). */
+  side_effects: boolean;
+  handler(input: z.infer<Input>, context: ToolContext): Promise<Output>;
+}
+
+/** Declares a tool: its name, what it is for, its input schema and what it may touch. */
+export function defineTool<Input extends z.ZodObject, Output>(definition: {
+  name: string;
+  description: string;
+  input: Input;
+  scope: Scope;
+  side_effects?: boolean;
+  handler(input: z.infer<Input>, context: ToolContext): Promise<Output>;
+}): ToolDefinition<Input, Output> {
+  if (!/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(definition.name)) {
+    throw new Error(`tool name "${definition.name}" must be <family>_<verb> in snake_case`);
+  }
+  return { ...definition, side_effects: definition.side_effects ?? false };
+}
