@@ -22,7 +22,8 @@ describe.each(['sqlite', 'postgres'] as const)('storage on %s', (dialect) => {
       'Café opening hours: 8 to 18',
     ];
     const ids = [];
-    for (const content of contents) ids.push((await storage.memories.create(userId, { content, tags: ['fact'], source: 'user' })).id);
+    for (const content of contents)
+      ids.push((await storage.memories.create(userId, { content, tags: ['fact'], source: 'user' })).id);
     const search = async (q: string) =>
       (await storage.memories.list(userId, { limit: 50, q })).items.map((m) => contents[ids.indexOf(m.id)]);
 
@@ -48,14 +49,20 @@ describe.each(['sqlite', 'postgres'] as const)('storage on %s', (dialect) => {
 
   it('deletes a discussion with its messages and keeps message order', async () => {
     const d = await storage.discussions.create(userId, 'Trip');
-    for (const text of ['one', 'two', 'three']) await storage.discussions.appendMessage(userId, d.id, { role: 'user', text });
+    for (const text of ['one', 'two', 'three'])
+      await storage.discussions.appendMessage(userId, d.id, { role: 'user', text });
     const page = await storage.discussions.listMessages(userId, d.id, { limit: 2 });
     expect(page.items.map((m) => m.text)).toEqual(['one', 'two']);
-    const rest = await storage.discussions.listMessages(userId, d.id, { limit: 2, cursor: page.nextCursor ?? undefined });
+    const rest = await storage.discussions.listMessages(userId, d.id, {
+      limit: 2,
+      cursor: page.nextCursor ?? undefined,
+    });
     expect(rest.items.map((m) => m.text)).toEqual(['three']);
     expect((await storage.discussions.get(userId, d.id))?.messageCount).toBe(3);
     expect(await storage.discussions.delete(userId, d.id)).toBe(true);
-    const count = await storage.dataSource.query(`SELECT COUNT(*) AS n FROM messages WHERE discussion_id = '${d.id}'`);
+    const count = await storage.dataSource.query(
+      `SELECT COUNT(*) AS n FROM messages WHERE discussion_id = '${d.id}'`,
+    );
     expect(Number(count[0].n)).toBe(0);
   });
 
@@ -81,5 +88,25 @@ describe('ids and cursors', () => {
     expect(() => decodeCursor('discussion', encodeCursor(id))).toThrow(/cursor/);
     expect(() => decodeCursor('memory', 'garbage')).toThrow(/cursor/);
     expect(() => decodeCursor('memory', `${encodeCursor(id)}=`)).toThrow(/cursor/);
+  });
+});
+
+describe.each(['sqlite', 'postgres'] as const)('memory recall on %s', (dialect) => {
+  it('ranks memories that share any word with the question, best first, for one user only', async () => {
+    const { storage, dispose } = await openTestStorage(dialect);
+    try {
+      const user = await storage.users.create({ email: 'r@example.com', displayName: 'R' });
+      const other = await storage.users.create({ email: 'o@example.com', displayName: 'O' });
+      await storage.memories.create(user.id, { content: 'The dentist is on Friday', source: 'user' });
+      const sister = await storage.memories.create(user.id, { content: "My sister's birthday is on March 3; my sister loves tulips", source: 'user' });
+      const birthday = await storage.memories.create(user.id, { content: 'Birthday party supplies are in the attic', source: 'user' });
+      await storage.memories.create(other.id, { content: "Other sister's birthday", source: 'user' });
+      const recalled = await storage.memories.recall(user.id, "when is my sister's birthday?", 5);
+      expect(recalled.map((m) => m.id)).toEqual([sister.id, birthday.id]);
+      expect(await storage.memories.recall(user.id, 'the and of', 5)).toEqual([]);
+      expect((await storage.memories.recall(user.id, 'birthday', 1)).length).toBe(1);
+    } finally {
+      await dispose();
+    }
   });
 });

@@ -5,13 +5,19 @@ import { randomBytes } from 'node:crypto';
 import { openStorage, type Storage } from './storage';
 import { postgresConfigFromUrl, type Dialect } from './data-source-options';
 
-export const TEST_DATABASE_URL = process.env.ASSISTANT_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const TEST_DATABASE_URL =
+  process.env.ASSISTANT_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** A migrated, empty database of either dialect for a test, and the way to throw it away afterwards. */
-export async function openTestStorage(dialect: Dialect): Promise<{ storage: Storage; dispose(): Promise<void> }> {
+export async function openTestStorage(
+  dialect: Dialect,
+): Promise<{ storage: Storage; dispose(): Promise<void> }> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'assistant-storage-'));
-    const storage = await openStorage({ dialect: 'sqlite', file: join(dir, 'test.sqlite') }, { migrations: 'run' });
+    const storage = await openStorage(
+      { dialect: 'sqlite', file: join(dir, 'test.sqlite') },
+      { migrations: 'run' },
+    );
     return {
       storage,
       dispose: async () => {
@@ -21,7 +27,9 @@ export async function openTestStorage(dialect: Dialect): Promise<{ storage: Stor
     };
   }
   const schema = `test_${randomBytes(6).toString('hex')}`;
-  const storage = await openStorage(postgresConfigFromUrl(`${TEST_DATABASE_URL}?schema=${schema}`), { migrations: 'run' });
+  const storage = await openStorage(postgresConfigFromUrl(`${TEST_DATABASE_URL}?schema=${schema}`), {
+    migrations: 'run',
+  });
   return {
     storage,
     dispose: async () => {

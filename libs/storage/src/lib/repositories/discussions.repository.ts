@@ -81,6 +81,18 @@ export class DiscussionsRepository {
     return toPage(rows, page.limit);
   }
 
+  /** The last `limit` messages, oldest first: the history a model sees. */
+  async recentMessages(userId: string, discussionId: string, limit: number): Promise<MessageEntity[]> {
+    const rows = await this.messages
+      .createQueryBuilder('m')
+      .where('m.userId = :userId', { userId })
+      .andWhere('m.discussionId = :discussionId', { discussionId })
+      .orderBy('m.id', 'DESC')
+      .limit(limit)
+      .getMany();
+    return rows.reverse();
+  }
+
   /** Appends a message and bumps the discussion's count and time in one transaction. */
   async appendMessage(userId: string, discussionId: string, input: NewMessage): Promise<MessageEntity> {
     return this.dataSource.transaction(async (tx) => {

@@ -1,4 +1,4 @@
-import type { DataSource, Repository } from 'typeorm';
+import { In, type DataSource, type Repository } from 'typeorm';
 import type { MemorySource } from '@assistant/contracts';
 import { MemoryEntity } from '../entities/memory.entity';
 import type { Dialect } from '../data-source-options';
@@ -48,6 +48,31 @@ export class MemoriesRepository {
       .limit(page.limit + 1)
       .getMany();
     return toPage(rows, page.limit);
+  }
+
+  /**
+   * The memories most relevant to a text, best first: any of its words may match (English stemming), ranked
+   * by bm25 on SQLite and ts_rank on PostgreSQL. For recall into a model's context and the memory_search tool.
+   */
+  async recall(userId: string, text: string, limit: number): Promise<MemoryEntity[]> {
+    const words = searchWords(text);
+    if (words.length === 0) return [];
+    const rows: Array<{ id: string }> =
+      this.dialect === 'sqlite'
+        ? await this.repo.query(
+            `SELECT m.id FROM memories_fts JOIN memories m ON m.search_rowid = memories_fts.rowid
+             WHERE memories_fts MATCH ? AND m.user_id = ? ORDER BY bm25(memories_fts), m.id DESC LIMIT ?`,
+            [words.map((w) => `"${w}"`).join(' OR '), userId, limit],
+          )
+        : await this.repo.query(
+            `SELECT id FROM memories WHERE user_id = $1 AND search_vector @@ to_tsquery('english', $2)
+             ORDER BY ts_rank(search_vector, to_tsquery('english', $2)) DESC, id DESC LIMIT $3`,
+            [userId, words.join(' | '), limit],
+          );
+    if (rows.length === 0) return [];
+    const found = await this.repo.findBy({ id: In(rows.map((r) => r.id)), userId });
+    const byId = new Map(found.map((m) => [m.id, m]));
+    return rows.map((r) => byId.get(r.id)).filter((m): m is MemoryEntity => m !== undefined);
   }
 
   async create(userId: string, input: NewMemory): Promise<MemoryEntity> {
