@@ -7,7 +7,7 @@ export default class Serve extends Command {
 
 On the first run it creates the owner account and writes an owner token to <data-dir>/credentials.json (readable by you only); "assistant chat" and other local tools use it. Give --database-url to keep the data in PostgreSQL instead.
 
-Each flag can also be set by an environment variable: ASSISTANT_HOST, ASSISTANT_PORT, ASSISTANT_DATA_DIR, ASSISTANT_DATABASE_URL; ASSISTANT_LOG_LEVEL (default warn) sets the log level.`;
+Each flag can also be set by an environment variable: ASSISTANT_HOST, ASSISTANT_PORT, ASSISTANT_DATA_DIR, ASSISTANT_DATABASE_URL, ASSISTANT_MODEL; ASSISTANT_LOG_LEVEL (default warn) sets the log level.`;
 
   static override examples = [
     {
@@ -38,6 +38,11 @@ Each flag can also be set by an environment variable: ASSISTANT_HOST, ASSISTANT_
       summary: 'Where the database, credentials and tools live (default $XDG_DATA_HOME/assistant).',
       helpValue: '<path>',
     }),
+    model: Flags.string({
+      summary:
+        'Default model: builtin, ollama:<model>, openai-compatible:<model>, openai:<model> or anthropic:<model>.',
+      helpValue: '<model>',
+    }),
     'database-url': Flags.string({
       summary: 'A postgres:// URL to use PostgreSQL instead of the embedded SQLite database.',
       helpValue: '<url>',
@@ -55,6 +60,7 @@ Each flag can also be set by an environment variable: ASSISTANT_HOST, ASSISTANT_
         host: flags.host,
         dataDir: flags['data-dir'],
         databaseUrl: flags['database-url'],
+        model: flags.model,
       });
     } catch (error) {
       this.logToStderr(describeStartupError(error));

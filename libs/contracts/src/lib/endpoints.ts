@@ -11,6 +11,8 @@ import {
 } from './discussions';
 import { createMemorySchema, memorySchema, updateMemorySchema } from './memories';
 import { createdTokenSchema, createTokenSchema, personalTokenSchema } from './tokens';
+import { createQuerySchema, queryEventsQuerySchema, querySchema } from './queries';
+import { queryEventSchema } from './events';
 
 /**
  * The catalogue of the HTTP surface this version serves. The OpenAPI document is generated from it,
@@ -27,7 +29,11 @@ export interface EndpointSpec {
   tag: string;
   query?: z.ZodObject;
   body?: z.ZodType;
-  response: { status: 200 | 201 | 204; schema?: z.ZodType };
+  response: {
+    status: 200 | 201 | 204;
+    schema?: z.ZodType;
+    contentType?: 'application/json' | 'text/event-stream';
+  };
   errors: ErrorCode[];
 }
 
@@ -42,6 +48,48 @@ const list: ErrorCode[] = [...read, 'validation_failed'];
 const write: ErrorCode[] = [...read, 'validation_failed', 'payload_too_large', 'unsupported_media_type'];
 
 export const ENDPOINTS: readonly EndpointSpec[] = [
+  {
+    operationId: 'createQuery',
+    method: 'POST',
+    path: '/queries',
+    scope: 'write:queries',
+    tag: 'queries',
+    summary: 'Ask the assistant; the answer streams back as server-sent events (SPEC §4)',
+    body: createQuerySchema,
+    response: { status: 200, schema: queryEventSchema, contentType: 'text/event-stream' },
+    errors: [...write, 'not_found', 'model_unavailable'],
+  },
+  {
+    operationId: 'getQuery',
+    method: 'GET',
+    path: '/queries/{id}',
+    scope: 'write:queries',
+    tag: 'queries',
+    summary: 'Where a query stands',
+    response: { status: 200, schema: querySchema },
+    errors: one,
+  },
+  {
+    operationId: 'queryEvents',
+    method: 'GET',
+    path: '/queries/{id}/events',
+    scope: 'write:queries',
+    tag: 'queries',
+    summary: 'The stream again: every event after Last-Event-ID (or ?after=), then live until the end',
+    query: queryEventsQuerySchema,
+    response: { status: 200, schema: queryEventSchema, contentType: 'text/event-stream' },
+    errors: [...one, 'validation_failed'],
+  },
+  {
+    operationId: 'cancelQuery',
+    method: 'POST',
+    path: '/queries/{id}/cancel',
+    scope: 'write:queries',
+    tag: 'queries',
+    summary: 'Stop a running query; its stream ends with query.incomplete (cancelled)',
+    response: { status: 200, schema: querySchema },
+    errors: one,
+  },
   {
     operationId: 'getMe',
     method: 'GET',

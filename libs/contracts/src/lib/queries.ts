@@ -25,3 +25,27 @@ export const queryStatusSchema = z.enum([
   'incomplete',
 ]);
 export type QueryStatus = z.infer<typeof queryStatusSchema>;
+
+/** `GET /queries/{id}`: where a query stands. */
+export const querySchema = z
+  .object({
+    id: z.string(),
+    status: queryStatusSchema,
+    discussion_id: z.string(),
+    message_id: z.string(),
+    model: z.string(),
+    created_at: z.string(),
+    ended_at: z.string().nullable(),
+    last_event_id: z.number().int(),
+  })
+  .meta({ id: 'Query' });
+export type Query = z.infer<typeof querySchema>;
+
+/** `GET /queries/{id}/events?after=`: the last event id the client has (as `Last-Event-ID`). */
+export const queryEventsQuerySchema = z.strictObject({
+  after: z.coerce
+    .number({ error: 'after must be a whole number' })
+    .int({ error: 'after must be a whole number' })
+    .min(0, { error: 'after must be 0 or more' })
+    .optional(),
+});

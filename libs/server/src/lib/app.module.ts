@@ -11,6 +11,8 @@ import { DiscussionsModule } from './discussions/discussions.module';
 import { MemoriesModule } from './memories/memories.module';
 import { TokensModule } from './tokens/tokens.module';
 import { MetaModule } from './meta/meta.module';
+import { QueriesModule } from './queries/queries.module';
+import { MemoryQueryEventLog } from './queries/query-event-log';
 import { loggerOptions } from './http/logging';
 
 /** The whole API as one Nest module; both deployments compose it with their own storage and configuration. */
@@ -31,6 +33,7 @@ export class AppModule {
         MemoriesModule,
         TokensModule,
         MetaModule,
+        QueriesModule.register(new MemoryQueryEventLog()),
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],
     };

@@ -1,5 +1,6 @@
 import type { Deployment, RateLimitResource } from '@assistant/contracts';
 import type { DatabaseConfig } from '@assistant/storage';
+import type { QueryConfig } from './query-config';
 
 export type RateLimitConfig = Record<RateLimitResource, { limit: number; windowSeconds: number }>;
 
@@ -13,6 +14,7 @@ export interface ServerConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Behind a reverse proxy, trust its X-Forwarded-For for the client address. */
   trustProxy: boolean;
+  queries: QueryConfig;
 }
 
 /** A configuration problem: the process should stop with this one line, not a stack trace. */

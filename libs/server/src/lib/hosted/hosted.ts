@@ -13,6 +13,7 @@ import {
   rateLimitsFromEnv,
   type ServerConfig,
 } from '../config/server-config';
+import { queryConfigFromEnv } from '../config/query-config';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
 import { listen, type RunningServer } from '../running-server';
 
@@ -40,6 +41,7 @@ export function hostedConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig
     rateLimits: rateLimitsFromEnv(env, HOSTED_RATE_LIMITS),
     logLevel: logLevel(env.ASSISTANT_LOG_LEVEL, 'info'),
     trustProxy: env.ASSISTANT_TRUST_PROXY !== 'false',
+    queries: queryConfigFromEnv(env),
   };
 }
 

@@ -15,6 +15,7 @@ import {
   rateLimitsFromEnv,
   type ServerConfig,
 } from '../config/server-config';
+import { queryConfigFromEnv } from '../config/query-config';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
 import { listen, type RunningServer } from '../running-server';
 import { lockDataDir } from './data-dir-lock';
@@ -36,6 +37,8 @@ export interface SelfHostOptions {
   port?: number | string;
   dataDir?: string;
   databaseUrl?: string;
+  /** The default model (`--model`); otherwise ASSISTANT_MODEL, otherwise `builtin`. */
+  model?: string;
 }
 
 export interface SelfHostServer extends RunningServer {
@@ -80,6 +83,7 @@ export function selfHostConfig(
     rateLimits: rateLimitsFromEnv(env, SELF_HOST_RATE_LIMITS),
     logLevel: logLevel(env.ASSISTANT_LOG_LEVEL, 'warn'),
     trustProxy: env.ASSISTANT_TRUST_PROXY === 'true',
+    queries: queryConfigFromEnv(env, { model: options.model }),
     dataDir,
   };
 }

@@ -1,0 +1,1 @@
+export const QUERY_EVENT_LOG = Symbol('QUERY_EVENT_LOG');
