@@ -16,12 +16,15 @@ export interface RunLimits {
   maxSteps: number;
   runTimeoutMs: number;
   toolTimeoutMs: number;
+  /** A model that sends nothing for this long has hung: the run fails with `model_unavailable`. */
+  modelIdleMs: number;
 }
 
 export const DEFAULT_RUN_LIMITS: RunLimits = {
   maxSteps: LIMITS.maxToolStepsPerRun,
   runTimeoutMs: LIMITS.maxRunSeconds * 1000,
   toolTimeoutMs: LIMITS.maxToolCallSeconds * 1000,
+  modelIdleMs: 60_000,
 };
 
 export interface RunInput {
@@ -49,6 +52,36 @@ export interface RunInput {
 export type RunEventSink = (event: QueryEventBody) => void | Promise<void>;
 
 class ToolCallTimeout extends Error {}
+
+class ModelIdle extends Error {}
+
+/** Aborts when `touch()` has not been called for `ms`; paused while tools run, since only the model can hang here. */
+function idleWatchdog(ms: number) {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let paused = 0;
+  const arm = () => {
+    clearTimeout(timer);
+    if (paused === 0)
+      timer = setTimeout(
+        () => controller.abort(new ModelIdle(`the model sent nothing for ${ms / 1000} s`)),
+        ms,
+      );
+  };
+  return {
+    signal: controller.signal,
+    touch: arm,
+    pause: () => {
+      paused++;
+      clearTimeout(timer);
+    },
+    resume: () => {
+      paused--;
+      arm();
+    },
+    stop: () => clearTimeout(timer),
+  };
+}
 
 function failure(code: ErrorCode, detail: string, queryId: string): QueryEventBody {
   const { status, title } = ERROR_CODES[code];
@@ -90,7 +123,9 @@ async function runHandler(
 export async function runQuery(input: RunInput, emit: RunEventSink): Promise<void> {
   const limits = { ...DEFAULT_RUN_LIMITS, ...input.limits };
   const runTimeout = AbortSignal.timeout(limits.runTimeoutMs);
+  const idle = idleWatchdog(limits.modelIdleMs);
   const signal = AbortSignal.any([input.signal, runTimeout]);
+  const modelSignal = AbortSignal.any([signal, idle.signal]);
   const started = new Set<string>();
   let text = '';
 
@@ -138,12 +173,14 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
       messages,
       tools,
       stopWhen: stepCountIs(limits.maxSteps),
-      abortSignal: signal,
+      abortSignal: modelSignal,
       maxRetries: 0,
     });
+    idle.touch();
     let lastFinish: string | undefined;
     let usage = { input_tokens: 0, output_tokens: 0 };
     for await (const part of result.fullStream) {
+      idle.touch();
       switch (part.type) {
         case 'text-delta':
           if (part.text) {
@@ -200,6 +237,8 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
     }
     if (input.signal.aborted) terminal = { type: 'query.incomplete', reason: 'cancelled' };
     else if (runTimeout.aborted) terminal = { type: 'query.incomplete', reason: 'timeout' };
+    else if (idle.signal.aborted)
+      terminal = failure('model_unavailable', (idle.signal.reason as Error).message, input.queryId);
     else if (lastFinish === 'tool-calls') terminal = { type: 'query.incomplete', reason: 'max_steps' };
     else
       terminal = {
@@ -212,11 +251,14 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
   } catch (error) {
     if (input.signal.aborted) terminal = { type: 'query.incomplete', reason: 'cancelled' };
     else if (runTimeout.aborted) terminal = { type: 'query.incomplete', reason: 'timeout' };
-    else {
+    else if (idle.signal.aborted) {
+      terminal = failure('model_unavailable', (idle.signal.reason as Error).message, input.queryId);
+    } else {
       const described = describeModelError(error);
       terminal = failure(described.code, described.detail, input.queryId);
     }
   }
+  idle.stop();
   await emit(terminal);
 }
 
