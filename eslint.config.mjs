@@ -58,7 +58,7 @@ const depConstraints = [
     onlyDependOnLibsWithTags: ['type:client', 'type:contracts', 'type:agent-core', 'type:tool-adapters'],
   },
   // End-to-end suites drive the built apps through the client, as a user would.
-  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:client', 'type:contracts'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:client', 'type:contracts', 'type:tools'] },
   { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:client', 'type:contracts'] },
 ];
 

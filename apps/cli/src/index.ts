@@ -1,8 +1,10 @@
 import Serve from './commands/serve';
+import Chat from './commands/chat';
 import AccountsAdd from './commands/accounts/add';
 
 /** The commands of `assistant`, listed explicitly so that oclif needs no manifest or directory scan. */
 export const COMMANDS = {
   serve: Serve,
+  chat: Chat,
   'accounts:add': AccountsAdd,
 };

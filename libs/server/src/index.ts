@@ -8,12 +8,10 @@ export {
   startSelfHost,
   addSelfHostAccount,
   selfHostConfig,
-  defaultDataDir,
   SELF_HOST_DEFAULTS,
   type SelfHostOptions,
   type SelfHostServer,
 } from './lib/self-host/self-host';
-export { readCredentials, credentialsFileIn, type Credentials } from './lib/self-host/credentials-file';
 export { startHosted, hostedConfig } from './lib/hosted/hosted';
 export { runHostedOps, HOSTED_OPS_USAGE } from './lib/hosted/hosted-ops';
 export { describeStartupError, closeOnSignals } from './lib/process-lifecycle';

@@ -23,13 +23,19 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs a built script to completion. */
-export function run(script: string, args: string[], env: Record<string, string>): Promise<RunResult> {
+/** Runs a built script to completion, with `input` on its stdin. */
+export function run(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       env: childEnv(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (input !== undefined) child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

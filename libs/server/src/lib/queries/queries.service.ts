@@ -73,12 +73,13 @@ export class QueriesService implements OnApplicationShutdown {
     const recalled = await this.storage.memories.recall(userId, body.text, RECALLED_MEMORIES);
 
     const queryId = newId('query');
-    const messageId = newId('message');
     await this.storage.discussions.appendMessage(userId, discussion.id, {
       role: 'user',
       text: body.text,
       queryId,
     });
+    // Allocated after the question is stored: message ids sort in conversation order.
+    const messageId = newId('message');
     this.log.open({
       id: queryId,
       userId,

@@ -1,6 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
 import {
   openStorage,
   postgresConfigFromUrl,
@@ -19,7 +17,8 @@ import { queryConfigFromEnv } from '../config/query-config';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
 import { listen, type RunningServer } from '../running-server';
 import { lockDataDir } from './data-dir-lock';
-import { credentialsFileIn, writeCredentials } from './credentials-file';
+import { credentialsFileIn, resolveDataDir } from '@assistant/client';
+import { writeCredentials } from './credentials-file';
 import { ensureOwner } from './owner-account';
 import { createAccount, parseScopeList, type CreatedAccount } from '../accounts/create-account';
 
@@ -51,21 +50,12 @@ export interface SelfHostServer extends RunningServer {
   issuedOwnerToken: boolean;
 }
 
-/** `$XDG_DATA_HOME/assistant`, or `~/.local/share/assistant` (SPEC §8). */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base =
-    env.XDG_DATA_HOME && env.XDG_DATA_HOME.trim() !== ''
-      ? env.XDG_DATA_HOME
-      : join(homedir(), '.local', 'share');
-  return join(base, 'assistant');
-}
-
 /** Flags win over `ASSISTANT_*` variables, which win over the defaults. */
 export function selfHostConfig(
   options: SelfHostOptions,
   env: NodeJS.ProcessEnv = process.env,
 ): ServerConfig & { dataDir: string } {
-  const dataDir = resolve(options.dataDir ?? env.ASSISTANT_DATA_DIR ?? defaultDataDir(env));
+  const dataDir = resolveDataDir(options.dataDir, env);
   const databaseUrl = options.databaseUrl ?? env.ASSISTANT_DATABASE_URL;
   let database: DatabaseConfig;
   try {

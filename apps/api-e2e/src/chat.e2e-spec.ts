@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AssistantClient, readCredentials, credentialsFileIn } from '@assistant/client';
+import { BUILT, run, startServer, type ServerProcess } from './support/processes';
+
+describe('`assistant chat` against a real `assistant serve`', () => {
+  let dataDir: string;
+  let server: ServerProcess;
+  const chat = (args: string[], input?: string) =>
+    run(BUILT.cli, ['chat', ...args], { ASSISTANT_DATA_DIR: dataDir }, input);
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'assistant-chat-'));
+    server = await startServer(BUILT.cli, ['serve', '--data-dir', dataDir, '--port', '0'], {});
+  });
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('remembers a fact and answers a question about it, with zero configuration', async () => {
+    const remember = await chat(["remember that my sister's birthday is on March 3"]);
+    expect(remember.stderr).toBe('');
+    expect(remember.code).toBe(0);
+    expect(remember.stdout).toBe("OK, I'll remember that your sister's birthday is on March 3.\n");
+
+    const ask = await chat(["when is my sister's birthday?"]);
+    expect(ask.code).toBe(0);
+    expect(ask.stdout).toBe("Your sister's birthday is on March 3.\n");
+
+    const credentials = readCredentials(credentialsFileIn(dataDir))!;
+    const client = new AssistantClient({ baseUrl: credentials.base_url, token: credentials.token });
+    const memories = await client.memories.list();
+    expect(memories.data.map((m) => m.content)).toContain("My sister's birthday is on March 3");
+    const discussions = await client.discussions.list();
+    expect(discussions.data.map((d) => d.title)).toEqual(
+      expect.arrayContaining([
+        "remember that my sister's birthday is on March 3",
+        "when is my sister's birthday?",
+      ]),
+    );
+  });
+
+  it('prints one JSON event a line with --json, and continues a discussion', async () => {
+    const first = await chat(['--json', 'hello']);
+    expect(first.code).toBe(0);
+    const events = first.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(events[0].type).toBe('query.created');
+    expect(events.at(-1).type).toBe('query.completed');
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i + 1));
+
+    const next = await chat(['--discussion', events[0].discussion_id, '--json', 'thanks']);
+    const nextEvents = next.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(nextEvents[0].discussion_id).toBe(events[0].discussion_id);
+  });
+
+  it('reads the text from stdin with -', async () => {
+    const result = await chat(['-'], 'thank you\n');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("You're welcome.\n");
+  });
+
+  it('says in one line when the server cannot be reached, or refuses the token, and exits non-zero', async () => {
+    const unreachable = await chat(['--url', 'http://127.0.0.1:9', '--token', 'asp_x', 'hello']);
+    expect(unreachable.code).not.toBe(0);
+    expect(unreachable.stderr.trim().split('\n')).toHaveLength(1);
+    expect(unreachable.stderr).toMatch(
+      /^assistant: cannot reach the Assistant server at http:\/\/127\.0\.0\.1:9/,
+    );
+
+    const refused = await chat(['--url', server.url, '--token', 'asp_not_a_real_token', 'hello']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/^assistant: .*token/i);
+  });
+});

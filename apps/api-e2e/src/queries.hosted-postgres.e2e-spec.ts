@@ -1,0 +1,3 @@
+import { defineQuerySuite } from './support/query-suite';
+
+defineQuerySuite('hosted-postgres');

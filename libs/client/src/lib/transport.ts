@@ -1,0 +1,162 @@
+import { ApiRequestError, ConnectionError, ProtocolError } from './errors';
+
+/** What the client needs of a zod schema (it checks replies with the schemas of @assistant/contracts). */
+export interface ResponseSchema<T> {
+  safeParse(value: unknown):
+    | { success: true; data: T }
+    | {
+        success: false;
+        error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> };
+      };
+}
+
+export type QueryValue = string | number | boolean | undefined | null;
+
+export interface TransportOptions {
+  baseUrl: string;
+  token?: string | undefined;
+  fetch?: typeof globalThis.fetch | undefined;
+  userAgent?: string | undefined;
+  headers?: Record<string, string> | undefined;
+  validateResponses?: boolean | undefined;
+}
+
+export interface OpenOptions {
+  query?: Record<string, QueryValue> | undefined;
+  body?: unknown;
+  headers?: Record<string, string> | undefined;
+  accept?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export const API_PREFIX = '/api/v1';
+
+/**
+ * `http://host:port`, `http://host:port/`, `http://host:port/api/v1` → `http://host:port`; a path
+ * prefix (a server behind a reverse proxy at `/assistant`) is kept. Throws a TypeError for anything
+ * that is not an http(s) URL.
+ */
+export function normalizeBaseUrl(baseUrl: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(baseUrl.trim());
+  } catch {
+    throw new TypeError(`not a URL: "${baseUrl}" (expected something like http://127.0.0.1:7747)`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new TypeError(`not an http(s) URL: "${baseUrl}"`);
+  }
+  if (parsed.username || parsed.password) {
+    throw new TypeError('the server URL must not contain a user name or password; give the token instead');
+  }
+  let path = parsed.pathname.replace(/\/+$/, '');
+  if (path.endsWith(API_PREFIX)) path = path.slice(0, -API_PREFIX.length);
+  return `${parsed.origin}${path}`;
+}
+
+/** One place where requests are made: auth header, JSON, and the mapping of failures to this package's errors. */
+export class Transport {
+  readonly baseUrl: string;
+  private readonly token: string | undefined;
+  private readonly fetchImpl: typeof globalThis.fetch;
+  private readonly defaultHeaders: Record<string, string>;
+  private readonly validateResponses: boolean;
+
+  constructor(options: TransportOptions) {
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    if (options.token !== undefined && !/^[\x21-\x7e]+$/.test(options.token)) {
+      // Checked here so that a pasted token with a newline fails clearly instead of deep inside fetch.
+      throw new TypeError('the API token must be one word of printable ASCII characters');
+    }
+    this.token = options.token;
+    this.fetchImpl = options.fetch ?? globalThis.fetch;
+    if (typeof this.fetchImpl !== 'function') {
+      throw new TypeError('no fetch: run on Node.js 20 or later, or pass { fetch }');
+    }
+    this.defaultHeaders = {
+      'user-agent': options.userAgent ?? 'assistant-client',
+      ...lowerCaseKeys(options.headers ?? {}),
+    };
+    this.validateResponses = options.validateResponses ?? true;
+  }
+
+  url(path: string, query?: Record<string, QueryValue>): string {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined && value !== null) search.set(name, String(value));
+    }
+    const qs = search.toString();
+    return `${this.baseUrl}${API_PREFIX}${path}${qs ? `?${qs}` : ''}`;
+  }
+
+  /**
+   * Sends a request and returns the response once its status is 2xx. A failure to connect becomes a
+   * ConnectionError, another status an ApiRequestError; an abort rethrows the signal's reason.
+   */
+  async open(method: string, path: string, options: OpenOptions = {}): Promise<Response> {
+    const url = this.url(path, options.query);
+    const headers: Record<string, string> = {
+      ...this.defaultHeaders,
+      accept: options.accept ?? 'application/json',
+      ...lowerCaseKeys(options.headers ?? {}),
+    };
+    if (this.token !== undefined) headers['authorization'] = `Bearer ${this.token}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, { method, headers, body, signal: options.signal });
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      throw new ConnectionError(method, url, error);
+    }
+    if (!response.ok) {
+      throw await ApiRequestError.fromResponse(method, url, response);
+    }
+    return response;
+  }
+
+  /** A JSON request; `schema` checks the reply (unless the client was made with validateResponses: false). */
+  async json<T>(
+    method: string,
+    path: string,
+    schema: ResponseSchema<T> | null,
+    options: OpenOptions = {},
+  ): Promise<T> {
+    const response = await this.open(method, path, options);
+    const url = response.url || this.url(path, options.query);
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      throw new ConnectionError(method, url, error);
+    }
+    if (schema === null) return undefined as T;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new ProtocolError(url, `${method} answered ${response.status} with a body that is not JSON`);
+    }
+    if (this.validateResponses) {
+      const result = schema.safeParse(value);
+      if (!result.success) {
+        const issues = result.error.issues
+          .slice(0, 3)
+          .map((issue) => `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`)
+          .join('; ');
+        throw new ProtocolError(url, `the ${method} reply is off the contract: ${issues}`);
+      }
+    }
+    // The server's own object, so that fields newer than this client are kept.
+    return value as T;
+  }
+}
+
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}
