@@ -9,17 +9,13 @@ import { ModelUnavailableError } from '../errors';
 export function describeModelError(error: unknown): { code: ErrorCode; detail: string } {
   if (error instanceof ModelUnavailableError) return { code: 'model_unavailable', detail: error.message };
   if (APICallError.isInstance(error)) {
-    const cause = (error.cause as { code?: string } | undefined)?.code;
-    if (
-      cause === 'ECONNREFUSED' ||
-      cause === 'ENOTFOUND' ||
-      /fetch failed|ECONNREFUSED/i.test(error.message)
-    ) {
+    if (error.statusCode === undefined) {
+      // No HTTP answer at all: refused, unknown host, bad port, reset.
       return { code: 'model_unavailable', detail: `cannot reach the model at ${safeHost(error.url)}` };
     }
     return {
       code: 'model_unavailable',
-      detail: `the model server answered ${error.statusCode ?? 'an error'}${error.statusCode ? ` at ${safeHost(error.url)}` : ''}`,
+      detail: `the model server at ${safeHost(error.url)} answered ${error.statusCode}`,
     };
   }
   const name = (error as { name?: string } | undefined)?.name ?? '';
