@@ -13,10 +13,19 @@ import net from 'node:net';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const summaryDir = mkdtempSync(join(tmpdir(), 'assistant-test-summary-'));
-const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', ASSISTANT_TEST_SUMMARY_DIR: summaryDir };
+const env = {
+  ...process.env,
+  NX_DAEMON: 'false',
+  NX_NO_CLOUD: 'true',
+  ASSISTANT_TEST_SUMMARY_DIR: summaryDir,
+};
 
 function nx(args) {
-  const result = spawnSync('npx', ['nx', ...args, '--output-style=static'], { cwd: root, env, stdio: 'inherit' });
+  const result = spawnSync('npx', ['nx', ...args, '--output-style=static'], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  });
   return result.status ?? 1;
 }
 
@@ -33,7 +42,9 @@ async function postgresReachable(url) {
 
 const databaseUrl = process.env.ASSISTANT_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 if (!(await postgresReachable(databaseUrl))) {
-  console.error(`PostgreSQL is not reachable at ${new URL(databaseUrl).host}; the suite runs every test on SQLite and PostgreSQL.`);
+  console.error(
+    `PostgreSQL is not reachable at ${new URL(databaseUrl).host}; the suite runs every test on SQLite and PostgreSQL.`,
+  );
   console.error('Start it (or set ASSISTANT_TEST_DATABASE_URL) and run again.');
   console.log('0 passed, 1 failed');
   process.exit(1);

@@ -98,8 +98,14 @@ describe.each(['sqlite', 'postgres'] as const)('memory recall on %s', (dialect) 
       const user = await storage.users.create({ email: 'r@example.com', displayName: 'R' });
       const other = await storage.users.create({ email: 'o@example.com', displayName: 'O' });
       await storage.memories.create(user.id, { content: 'The dentist is on Friday', source: 'user' });
-      const sister = await storage.memories.create(user.id, { content: "My sister's birthday is on March 3; my sister loves tulips", source: 'user' });
-      const birthday = await storage.memories.create(user.id, { content: 'Birthday party supplies are in the attic', source: 'user' });
+      const sister = await storage.memories.create(user.id, {
+        content: "My sister's birthday is on March 3; my sister loves tulips",
+        source: 'user',
+      });
+      const birthday = await storage.memories.create(user.id, {
+        content: 'Birthday party supplies are in the attic',
+        source: 'user',
+      });
       await storage.memories.create(other.id, { content: "Other sister's birthday", source: 'user' });
       const recalled = await storage.memories.recall(user.id, "when is my sister's birthday?", 5);
       expect(recalled.map((m) => m.id)).toEqual([sister.id, birthday.id]);
