@@ -51,6 +51,8 @@ const SEEDED_DISCUSSIONS = 60;
 const POLL_INTERVAL_MS = 5;
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
+/** Above this share of a core used by other processes during a run, the run is flagged as noisy. */
+const NOISY_OTHER_CPU = 0.2;
 
 /** The measured paths, with the minimum ours/bare ratio of requests per second we aim for (null: no target). */
 const ENDPOINTS = [
@@ -67,14 +69,23 @@ const OPTIONS = {
   rounds: { env: 'BENCH_ROUNDS', default: '5', help: 'interleaved rounds per path and database' },
   connections: { env: 'BENCH_CONNECTIONS', default: '20', help: 'concurrent autocannon connections' },
   warmup: { env: 'BENCH_WARMUP', default: '2', help: 'seconds of warm-up per server and path (0: none)' },
-  starts: { env: 'BENCH_STARTS', default: '7', help: 'start-up measurements per server and database (0: skip)' },
-  'database-url': { env: 'BENCH_DATABASE_URL', default: '', help: 'postgres:// URL: also benchmark PostgreSQL' },
+  starts: {
+    env: 'BENCH_STARTS',
+    default: '7',
+    help: 'start-up measurements per server and database (0: skip)',
+  },
+  'database-url': {
+    env: 'BENCH_DATABASE_URL',
+    default: '',
+    help: 'postgres:// URL: also benchmark PostgreSQL',
+  },
   server: { env: 'BENCH_SERVER', default: DEFAULT_SERVER, help: 'entry point of our server' },
 };
 
 function helpText() {
   const lines = Object.entries(OPTIONS).map(
-    ([name, o]) => `  --${name.padEnd(14)} ${o.help} (env ${o.env}, default ${o.default === '' ? 'none' : o.default})`,
+    ([name, o]) =>
+      `  --${name.padEnd(14)} ${o.help} (env ${o.env}, default ${o.default === '' ? 'none' : o.default})`,
   );
   return [
     'Usage: npm run bench -- [options]        (or: node tools/bench/src/http-bench.mjs [options])',
@@ -92,10 +103,12 @@ function helpText() {
   ].join('\n');
 }
 
-function positiveNumber(name, raw, { allowZero = false, integer = true } = {}) {
+function wholeNumber(name, raw, { allowZero = false } = {}) {
   const value = Number(raw);
-  const ok = Number.isFinite(value) && (integer ? Number.isInteger(value) : true) && (allowZero ? value >= 0 : value > 0);
-  if (!ok) throw new Error(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number (got "${raw}")`);
+  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1))
+    throw new Error(
+      `--${name} must be a ${allowZero ? 'non-negative' : 'positive'} whole number (got "${raw}")`,
+    );
   return value;
 }
 
@@ -111,11 +124,11 @@ function parseOptions(argv, env) {
   const raw = (name) => values[name] ?? env[OPTIONS[name].env] ?? OPTIONS[name].default;
   return {
     help: Boolean(values.help),
-    duration: positiveNumber('duration', raw('duration')),
-    rounds: positiveNumber('rounds', raw('rounds')),
-    connections: positiveNumber('connections', raw('connections')),
-    warmup: positiveNumber('warmup', raw('warmup'), { allowZero: true }),
-    starts: positiveNumber('starts', raw('starts'), { allowZero: true }),
+    duration: wholeNumber('duration', raw('duration')),
+    rounds: wholeNumber('rounds', raw('rounds')),
+    connections: wholeNumber('connections', raw('connections')),
+    warmup: wholeNumber('warmup', raw('warmup'), { allowZero: true }),
+    starts: wholeNumber('starts', raw('starts'), { allowZero: true }),
     databaseUrl: raw('database-url'),
     server: resolve(raw('server')),
     skipSqlite: Boolean(values['skip-sqlite']),
@@ -222,7 +235,8 @@ function spawnNode(name, script, args, env) {
     });
   });
   const keep = (stream) => (chunk) => {
-    for (const line of chunk.toString().split('\n')) if (line.trim() !== '') handle.output.push(`[${stream}] ${line}`);
+    for (const line of chunk.toString().split('\n'))
+      if (line.trim() !== '') handle.output.push(`[${stream}] ${line}`);
   };
   child.stdout.on('data', keep('stdout'));
   child.stderr.on('data', keep('stderr'));
@@ -260,7 +274,8 @@ const sleep = (ms) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms)
 async function waitForHealthz(handle, port) {
   const deadline = performance.now() + START_TIMEOUT_MS;
   while (performance.now() < deadline) {
-    if (handle.exit) throw new Error(`${handle.name} exited (${describeExit(handle.exit)}):\n${handle.output.join('\n')}`);
+    if (handle.exit)
+      throw new Error(`${handle.name} exited (${describeExit(handle.exit)}):\n${handle.output.join('\n')}`);
     const status = await getStatus(port, '/healthz').catch(() => null);
     if (status === 200) return;
     await sleep(POLL_INTERVAL_MS);
@@ -274,7 +289,9 @@ function describeExit({ code, signal }) {
 
 /** The environment of our server: the caller's, minus any ASSISTANT_* setting that could change the figures. */
 function ourServerEnv(database, dataDir, port) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('ASSISTANT_')));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('ASSISTANT_')),
+  );
   return {
     ...env,
     ASSISTANT_DATA_DIR: dataDir,
@@ -316,13 +333,18 @@ async function seedDiscussions(baseUrl, token, count) {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ title: `Bench discussion ${i}` }),
     });
-    if (response.status !== 201) throw new Error(`seeding: POST /api/v1/discussions answered ${response.status}: ${await response.text()}`);
+    if (response.status !== 201)
+      throw new Error(
+        `seeding: POST /api/v1/discussions answered ${response.status}: ${await response.text()}`,
+      );
   }
 }
 
 /** One real response per path, to be served verbatim by the bare server. */
 async function captureRoute(baseUrl, path, token) {
-  const response = await fetch(`${baseUrl}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const response = await fetch(`${baseUrl}${path}`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   const body = await response.text();
   if (response.status !== 200) throw new Error(`capturing ${path}: ${response.status} ${body}`);
   return { path, status: 200, contentType: response.headers.get('content-type'), body, public: !token };
@@ -332,7 +354,8 @@ async function captureRoutes(baseUrl, token) {
   const routes = [await captureRoute(baseUrl, '/healthz', null)];
   for (const endpoint of ENDPOINTS) routes.push(await captureRoute(baseUrl, endpoint.path, token));
   const page = JSON.parse(routes.find((r) => r.path.startsWith('/api/v1/discussions')).body);
-  if (page.data?.length !== 50) throw new Error(`expected 50 discussions in the captured page, got ${page.data?.length}`);
+  if (page.data?.length !== 50)
+    throw new Error(`expected 50 discussions in the captured page, got ${page.data?.length}`);
   return routes;
 }
 
@@ -357,9 +380,21 @@ function processCpuSeconds(pid) {
   }
 }
 
+/** Busy CPU seconds of the whole machine so far (all cores), or null where /proc is missing. */
+function machineBusySeconds() {
+  try {
+    const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    const [user, nice, system, _idle, _iowait, irq, softirq, steal] = ticks;
+    return (user + nice + system + irq + softirq + steal) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
 /** One autocannon run against one server, with the CPU use of the server and of this process over the run. */
 async function runLoad(server, path, token, seconds, connections) {
   const serverCpu0 = processCpuSeconds(server.handle.child.pid);
+  const machine0 = machineBusySeconds();
   const ownCpu0 = process.cpuUsage();
   const t0 = performance.now();
   const result = await autocannon({
@@ -370,7 +405,11 @@ async function runLoad(server, path, token, seconds, connections) {
   });
   const wall = (performance.now() - t0) / 1000;
   const serverCpu1 = processCpuSeconds(server.handle.child.pid);
+  const machine1 = machineBusySeconds();
   const ownCpu = process.cpuUsage(ownCpu0);
+  const serverCpu = serverCpu0 === null || serverCpu1 === null ? null : (serverCpu1 - serverCpu0) / wall;
+  const benchCpu = (ownCpu.user + ownCpu.system) / 1e6 / wall;
+  const machineCpu = machine0 === null || machine1 === null ? null : (machine1 - machine0) / wall;
   const failures = result.non2xx + result.errors + result.timeouts;
   return {
     rps: result.requests.average,
@@ -378,15 +417,24 @@ async function runLoad(server, path, token, seconds, connections) {
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
-    statusCodes: Object.entries(result.statusCodeStats).map(([code, { count }]) => `${code}×${count}`).join(' '),
+    statusCodes: Object.entries(result.statusCodeStats)
+      .map(([code, { count }]) => `${code}×${count}`)
+      .join(' '),
     failed: failures > 0,
-    serverCpu: serverCpu0 === null || serverCpu1 === null ? null : (serverCpu1 - serverCpu0) / wall,
-    benchCpu: (ownCpu.user + ownCpu.system) / 1e6 / wall,
+    serverCpu,
+    benchCpu,
+    /** Cores used by everything else on the machine meanwhile (other processes compete for the 2 cores). */
+    otherCpu:
+      machineCpu === null || serverCpu === null ? null : Math.max(0, machineCpu - serverCpu - benchCpu),
   };
 }
 
 function describeRun(name, run) {
-  const cpu = `server cpu ${percent(run.serverCpu)}, bench cpu ${percent(run.benchCpu)}`;
+  const noisy =
+    run.otherCpu !== null && run.otherCpu > NOISY_OTHER_CPU
+      ? `, OTHER PROCESSES ${percent(run.otherCpu)}`
+      : '';
+  const cpu = `server cpu ${percent(run.serverCpu)}, bench cpu ${percent(run.benchCpu)}${noisy}`;
   const text = `${name} ${formatInt(run.rps).padStart(7)} req/s (p99 ${run.p99} ms, ${cpu})`;
   if (!run.failed) return text;
   return `${text}  FAILED: ${run.non2xx} non-2xx [${run.statusCodes}], ${run.errors} errors, ${run.timeouts} timeouts`;
@@ -427,23 +475,26 @@ async function timeStartup(spawnServer) {
   const spawned = await spawnServer();
   await waitForHealthz(spawned.handle, spawned.port);
   const elapsed = performance.now() - t0;
-  const exit = await stopProcess(spawned.handle);
-  return { ms: elapsed, exit, output: spawned.handle.output };
+  await stopProcess(spawned.handle);
+  return { ms: elapsed, handle: spawned.handle };
 }
 
 async function measureStartup(options, database, dataDir, routesFile) {
   const times = { ours: [], bare: [] };
   const problems = [];
   const spawners = { ours: () => spawnOurs(options, database, dataDir), bare: () => spawnBare(routesFile) };
+  console.log(`  start-up: load average ${os.loadavg()[0].toFixed(2)}`);
   for (let i = 0; i < options.starts; i++) {
     const order = i % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours'];
     for (const name of order) {
       const start = await timeStartup(spawners[name]);
       times[name].push(start.ms);
-      if (start.exit.code !== 0) problems.push(`${name} start ${i + 1}: exited with ${describeExit(start.exit)}`);
-      if (name === 'ours') problems.push(...unexpectedOutput(start.output).map((line) => `ours start ${i + 1}: ${line}`));
+      const found = name === 'ours' ? ourServerProblems(start.handle, dataDir) : bareProblems(start.handle);
+      problems.push(...found.map((line) => `${name}, start ${i + 1}: ${line}`));
     }
-    console.log(`  start ${i + 1}/${options.starts}: ours ${times.ours.at(-1).toFixed(0)} ms, bare ${times.bare.at(-1).toFixed(0)} ms`);
+    console.log(
+      `  start ${i + 1}/${options.starts}: ours ${times.ours.at(-1).toFixed(0)} ms, bare ${times.bare.at(-1).toFixed(0)} ms`,
+    );
   }
   return { times, problems };
 }
@@ -451,6 +502,20 @@ async function measureStartup(options, database, dataDir, routesFile) {
 /** Our server's output other than the expected "listening" and "stopping" lines. */
 function unexpectedOutput(lines) {
   return lines.filter((line) => !/Assistant is listening on|SIGTERM received, stopping/.test(line));
+}
+
+function bareProblems(handle) {
+  return handle.exit.code === 0 ? [] : [`exited by ${describeExit(handle.exit)} after SIGTERM`];
+}
+
+/** What looked wrong about a stopped instance of our server: its output, its exit, a lock file left behind. */
+function ourServerProblems(handle, dataDir) {
+  const problems = unexpectedOutput(handle.output);
+  if (handle.exit.code !== 0)
+    problems.push(`exited by ${describeExit(handle.exit)} after SIGTERM (expected code 0)`);
+  if (existsSync(join(dataDir, 'server.lock')))
+    problems.push('left server.lock in the data directory after SIGTERM');
+  return problems;
 }
 
 // ------------------------------------------------------------------------------------ statistics, output
@@ -470,6 +535,17 @@ function verdict(passed) {
   return passed ? 'PASS' : 'MISS';
 }
 
+/** A warning when other processes used the CPUs during some runs. */
+function noiseWarnings(runs) {
+  const all = Object.values(runs).flatMap(({ ours, bare }) => [...ours, ...bare]);
+  const noisy = all.filter((run) => run.otherCpu !== null && run.otherCpu > NOISY_OTHER_CPU);
+  if (noisy.length === 0) return [];
+  const worst = Math.max(...noisy.map((run) => run.otherCpu));
+  return [
+    `bench: ${noisy.length} of ${all.length} runs shared the CPUs with other processes (up to ${percent(worst)} of a core): less reliable`,
+  ];
+}
+
 /** One summary row per path: medians over the rounds without failures. */
 function throughputRows(database, runs) {
   return ENDPOINTS.map((endpoint) => {
@@ -480,8 +556,10 @@ function throughputRows(database, runs) {
     const bareRps = median(ok(bare));
     const value = oursRps / bareRps;
     const target = endpoint.target?.[database.dialect];
-    let status = target === undefined ? '' : `target ≥ ${target.toFixed(2)}×  ${verdict(value >= target)}`;
-    if (failedRounds > 0) status = `FAILED (${failedRounds} failed run(s) left out; non-2xx or errors, see above)`;
+    let status =
+      target === undefined ? '(no target)' : `target ≥ ${target.toFixed(2)}×  ${verdict(value >= target)}`;
+    if (failedRounds > 0)
+      status = `FAILED (${failedRounds} failed run(s) left out; non-2xx or errors, see above)`;
     return `  ${endpoint.label.padEnd(34)} ours ${formatInt(oursRps).padStart(7)}  bare ${formatInt(bareRps).padStart(7)} req/s  ours/bare ${ratio(value).padStart(6)}  ${status}`;
   });
 }
@@ -500,7 +578,9 @@ function startupRow(startup) {
 
 function gitRevision() {
   try {
-    return execFileSync('git', ['-C', REPO_ROOT, 'describe', '--always', '--dirty'], { encoding: 'utf8' }).trim();
+    return execFileSync('git', ['-C', REPO_ROOT, 'describe', '--always', '--dirty'], {
+      encoding: 'utf8',
+    }).trim();
   } catch {
     return 'unknown';
   }
@@ -508,15 +588,23 @@ function gitRevision() {
 
 function printHeader(options, databases) {
   const cpus = os.cpus();
-  const fastifyVersion = JSON.parse(readFileSync(join(HERE, '../node_modules/fastify/package.json'), 'utf8')).version;
-  console.log('HTTP benchmark: our self-hosted server vs a bare Fastify server (ratios measured side by side)');
-  console.log(`  node ${process.version}, ${os.platform()} ${os.release()}, ${cpus.length} cores: ${cpus[0]?.model ?? 'unknown CPU'}`);
+  const fastifyVersion = createRequire(BARE_SERVER)('fastify/package.json').version;
+  console.log(
+    'HTTP benchmark: our self-hosted server vs a bare Fastify server (ratios measured side by side)',
+  );
+  console.log(
+    `  node ${process.version}, ${os.platform()} ${os.release()}, ${cpus.length} cores: ${cpus[0]?.model ?? 'unknown CPU'}`,
+  );
   console.log(`  our server: ${options.server} (git ${gitRevision()}); baseline: fastify ${fastifyVersion}`);
   console.log(
     `  settings: ${options.rounds} rounds × ${options.duration} s, ${options.connections} connections, ` +
       `warm-up ${options.warmup} s, ${options.starts} starts, ${SEEDED_DISCUSSIONS} seeded discussions`,
   );
   console.log(`  databases: ${databases.map((d) => (d.url ? `${d.name} (${d.url})` : d.name)).join(', ')}`);
+  const load = os.loadavg().map((x) => x.toFixed(2));
+  console.log(
+    `  load average before the run: ${load.join(', ')} (other processes on the machine skew the figures)`,
+  );
 }
 
 // ----------------------------------------------------------------------------------------------- main
@@ -533,13 +621,15 @@ async function benchDatabase(options, database) {
   const routesFile = join(dataDir, 'bare-routes.json');
   writeFileSync(routesFile, JSON.stringify({ routes: await captureRoutes(ours.baseUrl, token) }));
   const bare = await startReady(await spawnBare(routesFile));
-  console.log(`  ours on ${ours.baseUrl} (pid ${ours.handle.child.pid}), bare on ${bare.baseUrl} (pid ${bare.handle.child.pid})`);
+  console.log(
+    `  ours on ${ours.baseUrl} (pid ${ours.handle.child.pid}), bare on ${bare.baseUrl} (pid ${bare.handle.child.pid})`,
+  );
 
   await warmUp({ ours, bare }, token, options);
   const runs = await measureThroughput({ ours, bare }, token, options);
   await Promise.all([stopProcess(ours.handle), stopProcess(bare.handle)]);
-  const problems = unexpectedOutput(ours.handle.output).map((line) => `ours under load: ${line}`);
-  if (ours.handle.exit.code !== 0) problems.push(`ours exited with ${describeExit(ours.handle.exit)} after the load`);
+  const problems = ourServerProblems(ours.handle, dataDir).map((line) => `ours, load phase: ${line}`);
+  problems.push(...noiseWarnings(runs));
 
   const lines = throughputRows(database, runs);
   if (options.starts > 0) {
@@ -561,15 +651,22 @@ async function benchDatabaseOrReport(options, database) {
   }
 }
 
+/** Notes as `context: text`, the same text from several contexts printed once ("ours, start 1, 2, 3: ..."). */
+function groupedNotes(notes) {
+  const contexts = new Map();
+  for (const note of notes) {
+    const [context, text] = note.split(/: (.*)/s);
+    contexts.set(text, [...(contexts.get(text) ?? []), context]);
+  }
+  return [...contexts].map(([text, where]) => `${where.join('; ')}: ${text}`);
+}
+
 function printSummary(results) {
   console.log('\n== Summary (medians; ratios are ours/bare; targets are informational)');
   for (const { database, lines, problems } of results) {
     console.log(`${database.name}`);
     for (const line of lines) console.log(line);
-    if (problems.length > 0) {
-      console.log(`  our server printed or did something unexpected (${problems.length}):`);
-      for (const line of problems.slice(0, 20)) console.log(`    ${line}`);
-    }
+    for (const line of groupedNotes(problems)) console.log(`    ${line}`);
   }
 }
 
