@@ -1,6 +1,5 @@
-import { Module, RequestMethod, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
 import type { ServerConfig } from './config/server-config';
@@ -13,7 +12,6 @@ import { TokensModule } from './tokens/tokens.module';
 import { MetaModule } from './meta/meta.module';
 import { QueriesModule } from './queries/queries.module';
 import { MemoryQueryEventLog } from './queries/query-event-log';
-import { loggerOptions } from './http/logging';
 
 /** The whole API as one Nest module; both deployments compose it with their own storage and configuration. */
 @Module({})
@@ -22,10 +20,6 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        LoggerModule.forRoot({
-          pinoHttp: loggerOptions(config.logLevel),
-          forRoutes: [{ path: '*path', method: RequestMethod.ALL }],
-        }),
         CoreModule.register(storage, config),
         AuthModule.register(storage.tokens),
         AccountModule,

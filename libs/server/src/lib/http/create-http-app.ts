@@ -4,7 +4,6 @@ import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Logger } from 'nestjs-pino';
 import { LIMITS } from '@assistant/contracts';
 import type { Storage } from '@assistant/storage';
 import type { ServerConfig } from '../config/server-config';
@@ -12,6 +11,7 @@ import { AppModule } from '../app.module';
 import type { RateLimitStore } from '../rate-limit/rate-limit.store';
 import { rateLimiter } from '../rate-limit/rate-limit.hook';
 import { replyWithProblem } from './reply-problem';
+import { logRequests, loggerOptions, PinoNestLogger, requestLogController } from './logging';
 
 const CLIENT_REQUEST_ID = /^[\w.-]{1,64}$/;
 
@@ -48,7 +48,8 @@ export async function createHttpApp(
     bodyLimit: LIMITS.maxJsonBodyBytes,
     genReqId: requestId,
     trustProxy: config.trustProxy,
-    logger: false,
+    logger: loggerOptions(config.logLevel),
+    logController: requestLogController(),
     return503OnClosing: true,
     // Requests Fastify cannot route at all (a malformed URL) still get a problem and the rate-limit headers.
     frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
@@ -58,7 +59,9 @@ export async function createHttpApp(
       });
     },
   });
-  adapter.getInstance().addHook('onRequest', async (request, reply) => {
+  const fastify = adapter.getInstance();
+  logRequests(fastify);
+  fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (await limit(request, reply)) return reply;
     if (hasNonJsonBody(request)) {
@@ -73,7 +76,7 @@ export async function createHttpApp(
     bufferLogs: true,
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new PinoNestLogger(fastify.log));
   app.setGlobalPrefix('api/v1', { exclude: ['healthz'] });
   return app;
 }
