@@ -2,20 +2,20 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import type { TokensRepository } from '@assistant/storage';
-import { TokenService } from './token.service';
+import { TokenService, type TokenServiceOptions } from './token.service';
 import { BearerStrategy } from './bearer.strategy';
 import { AccessGuard } from './access.guard';
 
 @Module({})
 export class AuthModule {
   /** Installs bearer authentication and the deny-by-default guard for the whole application. */
-  static register(tokens: TokensRepository): DynamicModule {
+  static register(tokens: TokensRepository, options: TokenServiceOptions = {}): DynamicModule {
     return {
       module: AuthModule,
       global: true,
       imports: [PassportModule.register({ session: false })],
       providers: [
-        { provide: TokenService, useValue: new TokenService(tokens) },
+        { provide: TokenService, useValue: new TokenService(tokens, options) },
         BearerStrategy,
         { provide: APP_GUARD, useClass: AccessGuard },
       ],

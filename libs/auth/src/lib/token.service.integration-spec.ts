@@ -74,3 +74,28 @@ describe('TokenService on a real database', () => {
     expect(page.items.find((t) => t.id === record.id)?.lastUsedAt).toBeInstanceOf(Date);
   });
 });
+
+describe('TokenService with a verification cache', () => {
+  it('answers from the cache, and forgets a token revoked through it at once', async () => {
+    const { storage, dispose } = await openTestStorage('sqlite');
+    try {
+      const userId = (await storage.users.create({ email: 'c@example.com', displayName: 'C' })).id;
+      const tokens = new TokenService(storage.tokens, { cacheTtlMs: 60_000 });
+      const { secret, record } = await tokens.issue({
+        userId,
+        kind: 'personal',
+        name: 'cached',
+        scopes: ['read:account'],
+      });
+      expect(await tokens.verify(secret)).not.toBeNull();
+      // Served from the cache even though the row is gone behind the service's back…
+      await storage.dataSource.query('DELETE FROM tokens');
+      expect(await tokens.verify(secret)).not.toBeNull();
+      // …but a revocation through the service is seen on the very next request.
+      await tokens.revoke(userId, record.id, 'personal');
+      expect(await tokens.verify(secret)).toBeNull();
+    } finally {
+      await dispose();
+    }
+  });
+});

@@ -12,10 +12,29 @@ export interface IssuedToken {
   secret: string;
 }
 
+export interface TokenServiceOptions {
+  /**
+   * How long a verified token is remembered in this process, skipping the database on the hot path. Revoking
+   * through this service forgets it at once; a revocation made by another process is only seen after this
+   * long, so the hosted service keeps it at 0 until revocations are broadcast between its processes.
+   */
+  cacheTtlMs?: number;
+}
+
+const CACHE_MAX_ENTRIES = 10_000;
+
 export class TokenService {
   private readonly lastTouched = new Map<string, number>();
+  /** digest → principal and when it was verified; insertion-ordered, so the oldest entry goes first. */
+  private readonly verified = new Map<string, { principal: Principal; at: number }>();
+  private readonly cacheTtlMs: number;
 
-  constructor(private readonly tokens: TokensRepository) {}
+  constructor(
+    private readonly tokens: TokensRepository,
+    options: TokenServiceOptions = {},
+  ) {
+    this.cacheTtlMs = options.cacheTtlMs ?? 0;
+  }
 
   async issue(input: {
     userId: string;
@@ -40,18 +59,27 @@ export class TokenService {
   /** The principal for a presented secret, or null when it is malformed, unknown, revoked or expired. */
   async verify(secret: string): Promise<Principal | null> {
     if (!checkTokenFormat(secret)) return null;
-    const record = await this.tokens.findByDigest(digestToken(secret));
-    if (!record) return null;
+    const digest = digestToken(secret);
     const now = Date.now();
-    if (record.expiresAt && record.expiresAt.getTime() <= now) return null;
-    this.noteUse(record.id, now);
-    return {
+    const cached = this.verified.get(digest);
+    if (cached && now - cached.at < this.cacheTtlMs && !isExpired(cached.principal, now)) {
+      this.noteUse(cached.principal.tokenId, now);
+      return cached.principal;
+    }
+    this.verified.delete(digest);
+    const record = await this.tokens.findByDigest(digest);
+    if (!record) return null;
+    const principal: Principal = {
       userId: record.userId,
       tokenId: record.id,
       kind: record.kind,
       scopes: record.scopes.filter(isScope),
       expiresAt: record.expiresAt,
     };
+    if (isExpired(principal, now)) return null;
+    this.noteUse(record.id, now);
+    if (this.cacheTtlMs > 0) this.remember(digest, principal, now);
+    return principal;
   }
 
   list(userId: string, kind: StoredTokenKind, page: PageRequest): Promise<Page<TokenEntity>> {
@@ -60,7 +88,15 @@ export class TokenService {
 
   async revoke(userId: string, tokenId: string, kind: StoredTokenKind): Promise<boolean> {
     this.lastTouched.delete(tokenId);
+    for (const [digest, entry] of this.verified)
+      if (entry.principal.tokenId === tokenId) this.verified.delete(digest);
     return this.tokens.delete(userId, tokenId, kind);
+  }
+
+  private remember(digest: string, principal: Principal, now: number): void {
+    if (this.verified.size >= CACHE_MAX_ENTRIES)
+      this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(digest, { principal, at: now });
   }
 
   private noteUse(tokenId: string, now: number): void {
@@ -70,4 +106,8 @@ export class TokenService {
     // Fire and forget: failing to record the time of use must not fail the request.
     this.tokens.touch(tokenId, new Date(now)).catch(() => this.lastTouched.delete(tokenId));
   }
+}
+
+function isExpired(principal: Principal, now: number): boolean {
+  return principal.expiresAt !== null && principal.expiresAt.getTime() <= now;
 }

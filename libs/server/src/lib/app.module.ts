@@ -21,7 +21,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.register(storage, config),
-        AuthModule.register(storage.tokens),
+        AuthModule.register(storage.tokens, { cacheTtlMs: config.tokenCacheTtlMs }),
         AccountModule,
         DiscussionsModule,
         MemoriesModule,

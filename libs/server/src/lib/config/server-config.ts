@@ -15,6 +15,11 @@ export interface ServerConfig {
   /** Behind a reverse proxy, trust its X-Forwarded-For for the client address. */
   trustProxy: boolean;
   queries: QueryConfig;
+  /**
+   * How long a verified token is trusted without asking the database. One self-hosted process sees every
+   * revocation itself; the hosted service runs several processes and keeps this at 0 for now.
+   */
+  tokenCacheTtlMs: number;
 }
 
 /** A configuration problem: the process should stop with this one line, not a stack trace. */

@@ -42,6 +42,7 @@ export function hostedConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig
     logLevel: logLevel(env.ASSISTANT_LOG_LEVEL, 'info'),
     trustProxy: env.ASSISTANT_TRUST_PROXY !== 'false',
     queries: queryConfigFromEnv(env),
+    tokenCacheTtlMs: 0,
   };
 }
 

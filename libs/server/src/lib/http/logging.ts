@@ -15,7 +15,11 @@ export function loggerOptions(level: ServerConfig['logLevel']): FastifyServerOpt
   return {
     level,
     serializers: {
-      req: (req: { id?: string; method?: string; url?: string }) => ({ id: req.id, method: req.method, url: safeUrl(req.url) }),
+      req: (req: { id?: string; method?: string; url?: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: safeUrl(req.url),
+      }),
       res: (res: { statusCode?: number }) => ({ status_code: res.statusCode }),
     },
   };
@@ -63,7 +67,8 @@ export class PinoNestLogger implements LoggerService {
   }
 
   private fields(message: unknown, context?: string): Record<string, unknown> {
-    const base = typeof message === 'object' && message !== null ? { ...(message as object) } : { msg: String(message) };
+    const base =
+      typeof message === 'object' && message !== null ? { ...(message as object) } : { msg: String(message) };
     return context ? { context, ...base } : base;
   }
 }

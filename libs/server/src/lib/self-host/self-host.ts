@@ -74,6 +74,7 @@ export function selfHostConfig(
     logLevel: logLevel(env.ASSISTANT_LOG_LEVEL, 'warn'),
     trustProxy: env.ASSISTANT_TRUST_PROXY === 'true',
     queries: queryConfigFromEnv(env, { model: options.model }),
+    tokenCacheTtlMs: 60_000,
     dataDir,
   };
 }
