@@ -1,7 +1,4 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createAnthropic } from '@ai-sdk/anthropic';
 import { builtinModel } from './builtin/builtin-model';
 import { ModelUnavailableError } from '../errors';
 
@@ -37,9 +34,22 @@ export function parseModelName(name: string): { provider: (typeof PROVIDERS)[num
   return { provider: provider as (typeof PROVIDERS)[number], modelId };
 }
 
-/** Checks a model name and its settings at start-up, so that a typo stops the server instead of every query. */
+/**
+ * Checks a model name and its settings at start-up, so that a typo stops the server instead of every query.
+ * Loads no provider: those are imported when a query first needs them, which keeps start-up fast.
+ */
 export function assertModelConfigured(name: string, settings: ModelSettings): void {
-  createModel(name, settings);
+  const { provider } = parseModelName(name);
+  if (provider === 'openai-compatible' && !settings.openAiCompatibleBaseUrl) {
+    throw new ModelUnavailableError(
+      `model "${name}" needs ASSISTANT_MODEL_BASE_URL (e.g. http://127.0.0.1:8080/v1)`,
+    );
+  }
+  if (provider === 'openai' && !settings.openAiApiKey)
+    throw new ModelUnavailableError(`model "${name}" needs OPENAI_API_KEY`);
+  if (provider === 'anthropic' && !settings.anthropicApiKey) {
+    throw new ModelUnavailableError(`model "${name}" needs ANTHROPIC_API_KEY`);
+  }
 }
 
 export function configuredModels(settings: ModelSettings): string[] {
@@ -47,49 +57,48 @@ export function configuredModels(settings: ModelSettings): string[] {
 }
 
 /** The model a query asked for, if it is one of the configured ones. */
-export function pickModel(
+export async function pickModel(
   requested: string | undefined,
   settings: ModelSettings,
-): { name: string; model: LanguageModelV3 } {
+): Promise<{ name: string; model: LanguageModelV3 }> {
   const name = requested ?? settings.defaultModel;
   if (!configuredModels(settings).includes(name)) {
     throw new ModelUnavailableError(
       `model "${name}" is not configured on this server; available: ${configuredModels(settings).join(', ')}`,
     );
   }
-  return { name, model: createModel(name, settings) };
+  return { name, model: await createModel(name, settings) };
 }
 
-export function createModel(name: string, settings: ModelSettings): LanguageModelV3 {
+export async function createModel(name: string, settings: ModelSettings): Promise<LanguageModelV3> {
+  assertModelConfigured(name, settings);
   const { provider, modelId } = parseModelName(name);
   switch (provider) {
     case 'builtin':
       return builtinModel({ pacingMs: settings.builtinPacingMs });
     case 'ollama': {
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       const base = (settings.ollamaBaseUrl ?? 'http://127.0.0.1:11434').replace(/\/+$/, '');
       return createOpenAICompatible({ name: 'ollama', baseURL: `${base}/v1`, includeUsage: true }).chatModel(
         modelId,
       );
     }
     case 'openai-compatible': {
-      if (!settings.openAiCompatibleBaseUrl) {
-        throw new ModelUnavailableError(
-          `model "${name}" needs ASSISTANT_MODEL_BASE_URL (e.g. http://127.0.0.1:8080/v1)`,
-        );
-      }
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       return createOpenAICompatible({
         name: 'openai-compatible',
-        baseURL: settings.openAiCompatibleBaseUrl,
+        baseURL: settings.openAiCompatibleBaseUrl as string,
         apiKey: settings.openAiCompatibleApiKey,
         includeUsage: true,
       }).chatModel(modelId);
     }
-    case 'openai':
-      if (!settings.openAiApiKey) throw new ModelUnavailableError(`model "${name}" needs OPENAI_API_KEY`);
+    case 'openai': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
       return createOpenAI({ apiKey: settings.openAiApiKey }).chat(modelId);
-    case 'anthropic':
-      if (!settings.anthropicApiKey)
-        throw new ModelUnavailableError(`model "${name}" needs ANTHROPIC_API_KEY`);
+    }
+    case 'anthropic': {
+      const { createAnthropic } = await import('@ai-sdk/anthropic');
       return createAnthropic({ apiKey: settings.anthropicApiKey }).languageModel(modelId);
+    }
   }
 }

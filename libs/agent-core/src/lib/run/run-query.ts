@@ -1,4 +1,4 @@
-import { streamText, stepCountIs, tool, type ModelMessage, type ToolSet } from 'ai';
+import type { ModelMessage, ToolSet } from 'ai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import {
   ERROR_CODES,
@@ -121,6 +121,8 @@ async function runHandler(
  * cancellation, and the typed events of SPEC §4 — `query.created` first and exactly one terminal event last.
  */
 export async function runQuery(input: RunInput, emit: RunEventSink): Promise<void> {
+  // Imported on the first query rather than at start-up: the AI SDK is the largest thing the server loads.
+  const { streamText, stepCountIs, tool } = await import('ai');
   const limits = { ...DEFAULT_RUN_LIMITS, ...input.limits };
   const runTimeout = AbortSignal.timeout(limits.runTimeoutMs);
   const idle = idleWatchdog(limits.modelIdleMs);

@@ -49,7 +49,7 @@ export class QueriesService implements OnApplicationShutdown {
     const { userId } = principal;
     let model;
     try {
-      model = pickModel(body.model, this.config.queries.models);
+      model = await pickModel(body.model, this.config.queries.models);
     } catch (error) {
       if (error instanceof ModelUnavailableError) throw new ApiError('model_unavailable', error.message);
       throw error;
