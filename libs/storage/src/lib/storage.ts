@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, type DatabaseConfig, type Dialect } from './data-source-options';
 import { StorageError } from './errors';
+import { Sql } from './sql';
 import { UsersRepository } from './repositories/users.repository';
 import { TokensRepository } from './repositories/tokens.repository';
 import { DiscussionsRepository } from './repositories/discussions.repository';
@@ -49,13 +50,14 @@ export async function openStorage(config: DatabaseConfig, options: OpenStorageOp
     await dataSource.destroy();
     throw error;
   }
+  const sql = new Sql(dataSource, config.dialect);
   return {
     dialect: config.dialect,
     dataSource,
-    users: new UsersRepository(dataSource),
-    tokens: new TokensRepository(dataSource),
-    discussions: new DiscussionsRepository(dataSource),
-    memories: new MemoriesRepository(dataSource, config.dialect),
+    users: new UsersRepository(dataSource, sql),
+    tokens: new TokensRepository(dataSource, sql),
+    discussions: new DiscussionsRepository(dataSource, sql),
+    memories: new MemoriesRepository(dataSource, sql),
     close: async () => {
       if (dataSource.isInitialized) await dataSource.destroy();
     },

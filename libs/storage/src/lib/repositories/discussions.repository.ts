@@ -1,10 +1,13 @@
 import type { DataSource, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { MessageRole, ToolCallRecord } from '@assistant/contracts';
 import { DiscussionEntity } from '../entities/discussion.entity';
 import { MessageEntity } from '../entities/message.entity';
 import { newId } from '../ids';
 import { decodeCursor, toPage, type Page, type PageRequest } from '../paging';
 import { escapeLike, plainWords } from '../search-terms';
+import type { Sql } from '../sql';
+import { DISCUSSION_COLUMNS, MESSAGE_COLUMNS, discussionFromRow, messageFromRow } from '../rows';
 
 export interface NewMessage {
   role: MessageRole;
@@ -15,32 +18,40 @@ export interface NewMessage {
   id?: string;
 }
 
+type Row = Record<string, unknown>;
+
 export class DiscussionsRepository {
   private readonly discussions: Repository<DiscussionEntity>;
-  private readonly messages: Repository<MessageEntity>;
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sql: Sql,
+  ) {
     this.discussions = dataSource.getRepository(DiscussionEntity);
-    this.messages = dataSource.getRepository(MessageEntity);
   }
 
   /** Newest first; `q` keeps the discussions whose title contains every word of it. */
   async list(userId: string, page: PageRequest & { q?: string }): Promise<Page<DiscussionEntity>> {
-    const qb = this.discussions.createQueryBuilder('d').where('d.userId = :userId', { userId });
-    if (page.cursor) qb.andWhere('d.id < :after', { after: decodeCursor('discussion', page.cursor) });
-    plainWords(page.q ?? '').forEach((word, i) => {
-      qb.andWhere(`LOWER(d.title) LIKE :w${i} ESCAPE '\\'`, { [`w${i}`]: `%${escapeLike(word)}%` });
-    });
-    const rows = await qb
-      .orderBy('d.id', 'DESC')
-      .limit(page.limit + 1)
-      .getMany();
-    return toPage(rows, page.limit);
+    const conditions = ['user_id = ?'];
+    const params: unknown[] = [userId];
+    if (page.cursor) {
+      conditions.push('id < ?');
+      params.push(decodeCursor('discussion', page.cursor));
+    }
+    for (const word of plainWords(page.q ?? '')) {
+      conditions.push(`LOWER(title) LIKE ? ESCAPE '\\'`);
+      params.push(`%${escapeLike(word)}%`);
+    }
+    const rows = await this.sql.query<Row>(
+      `SELECT ${DISCUSSION_COLUMNS} FROM discussions WHERE ${conditions.join(' AND ')} ORDER BY id DESC LIMIT ?`,
+      [...params, page.limit + 1],
+    );
+    return toPage(rows.map(discussionFromRow), page.limit);
   }
 
   async create(userId: string, title: string): Promise<DiscussionEntity> {
     const now = new Date();
-    const discussion = this.discussions.create({
+    const discussion = Object.assign(new DiscussionEntity(), {
       id: newId('discussion'),
       userId,
       title,
@@ -48,12 +59,16 @@ export class DiscussionsRepository {
       createdAt: now,
       updatedAt: now,
     });
-    await this.discussions.insert(discussion);
+    await this.discussions.createQueryBuilder().insert().values(discussion).updateEntity(false).execute();
     return discussion;
   }
 
-  get(userId: string, id: string): Promise<DiscussionEntity | null> {
-    return this.discussions.findOneBy({ id, userId });
+  async get(userId: string, id: string): Promise<DiscussionEntity | null> {
+    const row = await this.sql.one<Row>(
+      `SELECT ${DISCUSSION_COLUMNS} FROM discussions WHERE id = ? AND user_id = ?`,
+      [id, userId],
+    );
+    return row && discussionFromRow(row);
   }
 
   async rename(userId: string, id: string, title: string): Promise<DiscussionEntity | null> {
@@ -69,35 +84,29 @@ export class DiscussionsRepository {
 
   /** Oldest first, as a conversation reads. */
   async listMessages(userId: string, discussionId: string, page: PageRequest): Promise<Page<MessageEntity>> {
-    const qb = this.messages
-      .createQueryBuilder('m')
-      .where('m.userId = :userId', { userId })
-      .andWhere('m.discussionId = :discussionId', { discussionId });
-    if (page.cursor) qb.andWhere('m.id > :after', { after: decodeCursor('message', page.cursor) });
-    const rows = await qb
-      .orderBy('m.id', 'ASC')
-      .limit(page.limit + 1)
-      .getMany();
-    return toPage(rows, page.limit);
+    const after = page.cursor ? decodeCursor('message', page.cursor) : null;
+    const rows = await this.sql.query<Row>(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE user_id = ? AND discussion_id = ?${after ? ' AND id > ?' : ''}
+       ORDER BY id ASC LIMIT ?`,
+      [userId, discussionId, ...(after ? [after] : []), page.limit + 1],
+    );
+    return toPage(rows.map(messageFromRow), page.limit);
   }
 
   /** The last `limit` messages, oldest first: the history a model sees. */
   async recentMessages(userId: string, discussionId: string, limit: number): Promise<MessageEntity[]> {
-    const rows = await this.messages
-      .createQueryBuilder('m')
-      .where('m.userId = :userId', { userId })
-      .andWhere('m.discussionId = :discussionId', { discussionId })
-      .orderBy('m.id', 'DESC')
-      .limit(limit)
-      .getMany();
-    return rows.reverse();
+    const rows = await this.sql.query<Row>(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE user_id = ? AND discussion_id = ? ORDER BY id DESC LIMIT ?`,
+      [userId, discussionId, limit],
+    );
+    return rows.map(messageFromRow).reverse();
   }
 
   /** Appends a message and bumps the discussion's count and time in one transaction. */
   async appendMessage(userId: string, discussionId: string, input: NewMessage): Promise<MessageEntity> {
     return this.dataSource.transaction(async (tx) => {
       const now = new Date();
-      const message: MessageEntity = Object.assign(new MessageEntity(), {
+      const message = Object.assign(new MessageEntity(), {
         id: input.id ?? newId('message'),
         discussionId,
         userId,
@@ -107,7 +116,9 @@ export class DiscussionsRepository {
         queryId: input.queryId ?? null,
         createdAt: now,
       });
-      await tx.getRepository(MessageEntity).insert(message as never);
+      // A simple-json column of Record<string, unknown> is beyond TypeORM's deep-partial type; the value is right.
+      const values = message as unknown as QueryDeepPartialEntity<MessageEntity>;
+      await tx.createQueryBuilder().insert().into(MessageEntity).values(values).updateEntity(false).execute();
       await tx
         .createQueryBuilder()
         .update(DiscussionEntity)

@@ -1,10 +1,11 @@
-import { In, type DataSource, type Repository } from 'typeorm';
+import type { DataSource, Repository } from 'typeorm';
 import type { MemorySource } from '@assistant/contracts';
 import { MemoryEntity } from '../entities/memory.entity';
-import type { Dialect } from '../data-source-options';
 import { newId } from '../ids';
 import { decodeCursor, toPage, type Page, type PageRequest } from '../paging';
 import { searchWords } from '../search-terms';
+import type { Sql } from '../sql';
+import { MEMORY_COLUMNS, memoryFromRow } from '../rows';
 
 export interface NewMemory {
   content: string;
@@ -13,12 +14,18 @@ export interface NewMemory {
   discussionId?: string | null;
 }
 
+type Row = Record<string, unknown>;
+
+const COLUMNS_OF_M = MEMORY_COLUMNS.split(', ')
+  .map((c) => `m.${c}`)
+  .join(', ');
+
 export class MemoriesRepository {
   private readonly repo: Repository<MemoryEntity>;
 
   constructor(
     dataSource: DataSource,
-    private readonly dialect: Dialect,
+    private readonly sql: Sql,
   ) {
     this.repo = dataSource.getRepository(MemoryEntity);
   }
@@ -28,26 +35,29 @@ export class MemoriesRepository {
    * word of `q` (English stemming, stop words ignored), on SQLite (FTS5) and PostgreSQL (tsvector) alike.
    */
   async list(userId: string, page: PageRequest & { q?: string }): Promise<Page<MemoryEntity>> {
-    const qb = this.repo.createQueryBuilder('m').where('m.userId = :userId', { userId });
-    if (page.cursor) qb.andWhere('m.id < :after', { after: decodeCursor('memory', page.cursor) });
+    const conditions = ['m.user_id = ?'];
+    const params: unknown[] = [userId];
+    if (page.cursor) {
+      conditions.push('m.id < ?');
+      params.push(decodeCursor('memory', page.cursor));
+    }
     if (page.q !== undefined) {
       const words = searchWords(page.q);
       if (words.length === 0) return { items: [], nextCursor: null };
-      if (this.dialect === 'sqlite') {
+      if (this.sql.dialect === 'sqlite') {
         // Words are letters and digits only, so quoting each one makes a safe FTS5 phrase; a space is AND.
-        const match = words.map((w) => `"${w}"`).join(' ');
-        qb.andWhere('m.search_rowid IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH :match)', {
-          match,
-        });
+        conditions.push('m.search_rowid IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?)');
+        params.push(words.map((w) => `"${w}"`).join(' '));
       } else {
-        qb.andWhere(`m.search_vector @@ plainto_tsquery('english', :terms)`, { terms: words.join(' ') });
+        conditions.push(`m.search_vector @@ plainto_tsquery('english', ?)`);
+        params.push(words.join(' '));
       }
     }
-    const rows = await qb
-      .orderBy('m.id', 'DESC')
-      .limit(page.limit + 1)
-      .getMany();
-    return toPage(rows, page.limit);
+    const rows = await this.sql.query<Row>(
+      `SELECT ${COLUMNS_OF_M} FROM memories m WHERE ${conditions.join(' AND ')} ORDER BY m.id DESC LIMIT ?`,
+      [...params, page.limit + 1],
+    );
+    return toPage(rows.map(memoryFromRow), page.limit);
   }
 
   /**
@@ -57,27 +67,24 @@ export class MemoriesRepository {
   async recall(userId: string, text: string, limit: number): Promise<MemoryEntity[]> {
     const words = searchWords(text);
     if (words.length === 0) return [];
-    const rows: Array<{ id: string }> =
-      this.dialect === 'sqlite'
-        ? await this.repo.query(
-            `SELECT m.id FROM memories_fts JOIN memories m ON m.search_rowid = memories_fts.rowid
+    const rows =
+      this.sql.dialect === 'sqlite'
+        ? await this.sql.query<Row>(
+            `SELECT ${COLUMNS_OF_M} FROM memories_fts JOIN memories m ON m.search_rowid = memories_fts.rowid
              WHERE memories_fts MATCH ? AND m.user_id = ? ORDER BY bm25(memories_fts), m.id DESC LIMIT ?`,
             [words.map((w) => `"${w}"`).join(' OR '), userId, limit],
           )
-        : await this.repo.query(
-            `SELECT id FROM memories WHERE user_id = $1 AND search_vector @@ to_tsquery('english', $2)
-             ORDER BY ts_rank(search_vector, to_tsquery('english', $2)) DESC, id DESC LIMIT $3`,
-            [userId, words.join(' | '), limit],
+        : await this.sql.query<Row>(
+            `SELECT ${COLUMNS_OF_M} FROM memories m WHERE m.user_id = ? AND m.search_vector @@ to_tsquery('english', ?)
+             ORDER BY ts_rank(m.search_vector, to_tsquery('english', ?)) DESC, m.id DESC LIMIT ?`,
+            [userId, words.join(' | '), words.join(' | '), limit],
           );
-    if (rows.length === 0) return [];
-    const found = await this.repo.findBy({ id: In(rows.map((r) => r.id)), userId });
-    const byId = new Map(found.map((m) => [m.id, m]));
-    return rows.map((r) => byId.get(r.id)).filter((m): m is MemoryEntity => m !== undefined);
+    return rows.map(memoryFromRow);
   }
 
   async create(userId: string, input: NewMemory): Promise<MemoryEntity> {
     const now = new Date();
-    const memory = this.repo.create({
+    const memory = Object.assign(new MemoryEntity(), {
       id: newId('memory'),
       userId,
       content: input.content,
@@ -87,12 +94,16 @@ export class MemoriesRepository {
       createdAt: now,
       updatedAt: now,
     });
-    await this.repo.insert(memory);
+    await this.repo.createQueryBuilder().insert().values(memory).updateEntity(false).execute();
     return memory;
   }
 
-  get(userId: string, id: string): Promise<MemoryEntity | null> {
-    return this.repo.findOneBy({ id, userId });
+  async get(userId: string, id: string): Promise<MemoryEntity | null> {
+    const row = await this.sql.one<Row>(
+      `SELECT ${MEMORY_COLUMNS} FROM memories WHERE id = ? AND user_id = ?`,
+      [id, userId],
+    );
+    return row && memoryFromRow(row);
   }
 
   async update(

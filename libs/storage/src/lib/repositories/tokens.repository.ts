@@ -2,6 +2,8 @@ import type { DataSource, Repository } from 'typeorm';
 import { TokenEntity, type StoredTokenKind } from '../entities/token.entity';
 import { newId } from '../ids';
 import { decodeCursor, toPage, type Page, type PageRequest } from '../paging';
+import type { Sql } from '../sql';
+import { TOKEN_COLUMNS, tokenFromRow } from '../rows';
 
 export interface NewToken {
   userId: string;
@@ -16,31 +18,39 @@ export interface NewToken {
 export class TokensRepository {
   private readonly repo: Repository<TokenEntity>;
 
-  constructor(dataSource: DataSource) {
+  constructor(
+    dataSource: DataSource,
+    private readonly sql: Sql,
+  ) {
     this.repo = dataSource.getRepository(TokenEntity);
   }
 
   async create(input: NewToken): Promise<TokenEntity> {
-    const token = this.repo.create({ ...input, id: newId('token'), createdAt: new Date(), lastUsedAt: null });
-    await this.repo.insert(token);
+    const token = Object.assign(new TokenEntity(), {
+      ...input,
+      id: newId('token'),
+      createdAt: new Date(),
+      lastUsedAt: null,
+    });
+    await this.repo.createQueryBuilder().insert().values(token).updateEntity(false).execute();
     return token;
   }
 
-  findByDigest(digest: string): Promise<TokenEntity | null> {
-    return this.repo.findOneBy({ digest });
+  async findByDigest(digest: string): Promise<TokenEntity | null> {
+    const row = await this.sql.one<Record<string, unknown>>(
+      `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE digest = ?`,
+      [digest],
+    );
+    return row && tokenFromRow(row);
   }
 
   async list(userId: string, kind: StoredTokenKind, page: PageRequest): Promise<Page<TokenEntity>> {
-    const qb = this.repo
-      .createQueryBuilder('t')
-      .where('t.userId = :userId', { userId })
-      .andWhere('t.kind = :kind', { kind });
-    if (page.cursor) qb.andWhere('t.id < :after', { after: decodeCursor('token', page.cursor) });
-    const rows = await qb
-      .orderBy('t.id', 'DESC')
-      .limit(page.limit + 1)
-      .getMany();
-    return toPage(rows, page.limit);
+    const after = page.cursor ? decodeCursor('token', page.cursor) : null;
+    const rows = await this.sql.query<Record<string, unknown>>(
+      `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE user_id = ? AND kind = ?${after ? ' AND id < ?' : ''} ORDER BY id DESC LIMIT ?`,
+      [userId, kind, ...(after ? [after] : []), page.limit + 1],
+    );
+    return toPage(rows.map(tokenFromRow), page.limit);
   }
 
   /** Deletes one of the user's tokens; false when there is no such token for this user. */

@@ -1,35 +1,52 @@
 import type { DataSource, Repository } from 'typeorm';
 import { UserEntity } from '../entities/user.entity';
 import { newId } from '../ids';
+import type { Sql } from '../sql';
+import { USER_COLUMNS, userFromRow } from '../rows';
 
 export class UsersRepository {
   private readonly repo: Repository<UserEntity>;
 
-  constructor(dataSource: DataSource) {
+  constructor(
+    dataSource: DataSource,
+    private readonly sql: Sql,
+  ) {
     this.repo = dataSource.getRepository(UserEntity);
   }
 
   async create(input: { email: string; displayName: string }): Promise<UserEntity> {
-    const user = this.repo.create({
+    const user = Object.assign(new UserEntity(), {
       id: newId('user'),
       email: input.email.toLowerCase(),
       displayName: input.displayName,
       createdAt: new Date(),
     });
-    await this.repo.insert(user);
+    await this.repo.createQueryBuilder().insert().values(user).updateEntity(false).execute();
     return user;
   }
 
-  findById(id: string): Promise<UserEntity | null> {
-    return this.repo.findOneBy({ id });
+  async findById(id: string): Promise<UserEntity | null> {
+    const row = await this.sql.one<Record<string, unknown>>(
+      `SELECT ${USER_COLUMNS} FROM users WHERE id = ?`,
+      [id],
+    );
+    return row && userFromRow(row);
   }
 
-  findByEmail(email: string): Promise<UserEntity | null> {
-    return this.repo.findOneBy({ email: email.toLowerCase() });
+  async findByEmail(email: string): Promise<UserEntity | null> {
+    const row = await this.sql.one<Record<string, unknown>>(
+      `SELECT ${USER_COLUMNS} FROM users WHERE email = ?`,
+      [email.toLowerCase()],
+    );
+    return row && userFromRow(row);
   }
 
   /** The first account created: on a self-hosted server, its owner. */
-  findFirst(): Promise<UserEntity | null> {
-    return this.repo.createQueryBuilder('u').orderBy('u.id', 'ASC').limit(1).getOne();
+  async findFirst(): Promise<UserEntity | null> {
+    const row = await this.sql.one<Record<string, unknown>>(
+      `SELECT ${USER_COLUMNS} FROM users ORDER BY id LIMIT 1`,
+      [],
+    );
+    return row && userFromRow(row);
   }
 }
