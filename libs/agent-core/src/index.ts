@@ -8,7 +8,7 @@ export {
 } from './lib/run/run-query';
 export { systemPrompt } from './lib/run/system-prompt';
 export {
-  pickModel,
+  ModelCatalog,
   createModel,
   parseModelName,
   configuredModels,

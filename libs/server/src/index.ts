@@ -16,3 +16,5 @@ export { startHosted, hostedConfig } from './lib/hosted/hosted';
 export { runHostedOps, HOSTED_OPS_USAGE } from './lib/hosted/hosted-ops';
 export { describeStartupError, closeOnSignals } from './lib/process-lifecycle';
 export { createAccount, type CreatedAccount } from './lib/accounts/create-account';
+export { type ServerParts } from './lib/server-parts';
+export { MemoryQueryEventLog, type QueryEventLog, type QueryRecord } from './lib/queries/query-event-log';

@@ -1,9 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AuthModule } from '@assistant/auth';
-import type { Storage } from '@assistant/storage';
+import type { ServerParts } from './server-parts';
 import type { ServerConfig } from './config/server-config';
-import { CoreModule } from './storage.module';
+import { CoreModule } from './core.module';
 import { ProblemFilter } from './http/problem.filter';
 import { AccountModule } from './account/account.module';
 import { DiscussionsModule } from './discussions/discussions.module';
@@ -11,12 +11,11 @@ import { MemoriesModule } from './memories/memories.module';
 import { TokensModule } from './tokens/tokens.module';
 import { MetaModule } from './meta/meta.module';
 import { QueriesModule } from './queries/queries.module';
-import { MemoryQueryEventLog } from './queries/query-event-log';
 
 /** The whole API as one Nest module; both deployments compose it with their own storage and configuration. */
 @Module({})
 export class AppModule {
-  static register(storage: Storage, config: ServerConfig): DynamicModule {
+  static register(config: ServerConfig, { storage, queryEvents }: ServerParts): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -27,7 +26,7 @@ export class AppModule {
         MemoriesModule,
         TokensModule,
         MetaModule,
-        QueriesModule.register(new MemoryQueryEventLog()),
+        QueriesModule.register(queryEvents),
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],
     };

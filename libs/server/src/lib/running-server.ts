@@ -1,8 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { Storage } from '@assistant/storage';
 import { ConfigError, type ServerConfig } from './config/server-config';
 import { createHttpApp } from './http/create-http-app';
-import type { RateLimitStore } from './rate-limit/rate-limit.store';
+import { closeParts, type ServerParts } from './server-parts';
 
 export interface RunningServer {
   /** Where the API answers, e.g. http://127.0.0.1:7747 */
@@ -13,11 +12,10 @@ export interface RunningServer {
 /** Builds the app, listens, and returns a handle whose close() releases everything it was given. */
 export async function listen(
   config: ServerConfig,
-  storage: Storage,
-  rateLimitStore: RateLimitStore,
+  parts: ServerParts,
   onClose: () => Promise<void> | void = () => undefined,
 ): Promise<RunningServer & { app: NestFastifyApplication }> {
-  const app = await createHttpApp(config, storage, rateLimitStore);
+  const app = await createHttpApp(config, parts);
   try {
     await app.listen(config.port, config.host);
   } catch (error) {
@@ -45,8 +43,7 @@ export async function listen(
       if (closed) return;
       closed = true;
       await app.close();
-      await rateLimitStore.close();
-      await storage.close();
+      await closeParts(parts);
       await onClose();
     },
   };

@@ -56,18 +56,31 @@ export function configuredModels(settings: ModelSettings): string[] {
   return [...new Set(['builtin', settings.defaultModel, ...(settings.extraModels ?? [])])];
 }
 
-/** The model a query asked for, if it is one of the configured ones. */
-export async function pickModel(
-  requested: string | undefined,
-  settings: ModelSettings,
-): Promise<{ name: string; model: LanguageModelV3 }> {
-  const name = requested ?? settings.defaultModel;
-  if (!configuredModels(settings).includes(name)) {
-    throw new ModelUnavailableError(
-      `model "${name}" is not configured on this server; available: ${configuredModels(settings).join(', ')}`,
-    );
+/**
+ * The models of one server: checks a query's choice against the configured ones and builds each model once
+ * (a provider is reused by every query that picks it).
+ */
+export class ModelCatalog {
+  private readonly built = new Map<string, Promise<LanguageModelV3>>();
+
+  constructor(readonly settings: ModelSettings) {}
+
+  /** The model a query asked for (or the default), if it is one of the configured ones. */
+  async pick(requested: string | undefined): Promise<{ name: string; model: LanguageModelV3 }> {
+    const name = requested ?? this.settings.defaultModel;
+    if (!configuredModels(this.settings).includes(name)) {
+      throw new ModelUnavailableError(
+        `model "${name}" is not configured on this server; available: ${configuredModels(this.settings).join(', ')}`,
+      );
+    }
+    let model = this.built.get(name);
+    if (!model) {
+      model = createModel(name, this.settings);
+      this.built.set(name, model);
+      model.catch(() => this.built.delete(name));
+    }
+    return { name, model: await model };
   }
-  return { name, model: await createModel(name, settings) };
 }
 
 export async function createModel(name: string, settings: ModelSettings): Promise<LanguageModelV3> {

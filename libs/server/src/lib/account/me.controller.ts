@@ -2,7 +2,7 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import type { Account } from '@assistant/contracts';
 import { CurrentPrincipal, Scopes, type Principal } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
-import { STORAGE, SERVER_CONFIG } from '../storage.module';
+import { STORAGE, SERVER_CONFIG } from '../core.module';
 import type { ServerConfig } from '../config/server-config';
 import { ApiError } from '../http/api-error';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Discussion, ListEnvelope, Message, PageQuery, SearchablePageQuery } from '@assistant/contracts';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../storage.module';
+import { STORAGE } from '../core.module';
 import { ApiError } from '../http/api-error';
 import { presentDiscussion, presentMessage } from './discussion.presenter';
 

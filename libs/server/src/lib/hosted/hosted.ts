@@ -15,6 +15,7 @@ import {
 } from '../config/server-config';
 import { queryConfigFromEnv } from '../config/query-config';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
+import { MemoryQueryEventLog } from '../queries/query-event-log';
 import { listen, type RunningServer } from '../running-server';
 
 /** The hosted service runs on PostgreSQL only; without a URL it refuses to start. */
@@ -64,8 +65,10 @@ export async function openHostedStorage(
 export async function startHosted(env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
   const config = hostedConfig(env);
   const storage = await openHostedStorage(config.database, 'require-current');
-  // Shared Redis store comes with the hosted Redis work; until then each process counts on its own.
-  return listen(config, storage, new MemoryRateLimitStore()).catch(async (error: unknown) => {
+  // Redis-backed stores come with the hosted Redis work; until then each process counts and keeps query events
+  // on its own, so a resumed stream must reach the process that runs the query.
+  const parts = { storage, rateLimits: new MemoryRateLimitStore(), queryEvents: new MemoryQueryEventLog() };
+  return listen(config, parts).catch(async (error: unknown) => {
     await storage.close();
     throw error;
   });

@@ -5,10 +5,9 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '@assistant/contracts';
-import type { Storage } from '@assistant/storage';
 import type { ServerConfig } from '../config/server-config';
 import { AppModule } from '../app.module';
-import type { RateLimitStore } from '../rate-limit/rate-limit.store';
+import type { ServerParts } from '../server-parts';
 import { rateLimiter } from '../rate-limit/rate-limit.hook';
 import { replyWithProblem } from './reply-problem';
 import { logRequests, loggerOptions, PinoNestLogger, requestLogController } from './logging';
@@ -40,10 +39,9 @@ function hasNonJsonBody(request: FastifyRequest): boolean {
 /** Builds the Nest application on Fastify with everything both deployments share. Does not listen. */
 export async function createHttpApp(
   config: ServerConfig,
-  storage: Storage,
-  rateLimitStore: RateLimitStore,
+  parts: ServerParts,
 ): Promise<NestFastifyApplication> {
-  const limit = rateLimiter(rateLimitStore, config.rateLimits);
+  const limit = rateLimiter(parts.rateLimits, config.rateLimits);
   const adapter = new FastifyAdapter({
     bodyLimit: LIMITS.maxJsonBodyBytes,
     genReqId: requestId,
@@ -72,7 +70,7 @@ export async function createHttpApp(
     }
   });
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(storage, config), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, parts), adapter, {
     bufferLogs: true,
     abortOnError: false,
   });

@@ -2,7 +2,7 @@ import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { buildOpenApiDocument } from '@assistant/contracts';
 import { Public } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../storage.module';
+import { STORAGE } from '../core.module';
 
 @Controller()
 export class OpenApiController {

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { isTerminalEvent, type CreateQuery, type Query, type QueryEventBody } from '@assistant/contracts';
-import { ModelUnavailableError, pickModel, runQuery, toolCallsOf } from '@assistant/agent-core';
+import { ModelCatalog, ModelUnavailableError, runQuery, toolCallsOf } from '@assistant/agent-core';
 import { allowedTools, memoryTools, type MemoryDriver, type ToolDefinition } from '@assistant/tool-adapters';
 import type { Principal } from '@assistant/auth';
 import { newId, type Storage } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../storage.module';
+import { SERVER_CONFIG, STORAGE } from '../core.module';
 import type { ServerConfig } from '../config/server-config';
 import { ApiError, toProblem } from '../http/api-error';
 import { QUERY_EVENT_LOG } from './queries.tokens';
@@ -32,6 +32,7 @@ export class QueriesService implements OnApplicationShutdown {
     { userId: string; controller: AbortController; done: Promise<void> }
   >();
   private readonly tools: ToolDefinition[];
+  private readonly models: ModelCatalog;
 
   constructor(
     @Inject(STORAGE) private readonly storage: Storage,
@@ -39,6 +40,7 @@ export class QueriesService implements OnApplicationShutdown {
     @Inject(QUERY_EVENT_LOG) private readonly log: QueryEventLog,
   ) {
     this.tools = memoryTools(this.memoryDriver());
+    this.models = new ModelCatalog(config.queries.models);
   }
 
   /**
@@ -49,7 +51,7 @@ export class QueriesService implements OnApplicationShutdown {
     const { userId } = principal;
     let model;
     try {
-      model = await pickModel(body.model, this.config.queries.models);
+      model = await this.models.pick(body.model);
     } catch (error) {
       if (error instanceof ModelUnavailableError) throw new ApiError('model_unavailable', error.message);
       throw error;

@@ -15,6 +15,7 @@ import {
 } from '../config/server-config';
 import { queryConfigFromEnv } from '../config/query-config';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
+import { MemoryQueryEventLog } from '../queries/query-event-log';
 import { listen, type RunningServer } from '../running-server';
 import { lockDataDir } from './data-dir-lock';
 import { credentialsFileIn, resolveDataDir } from '@assistant/client';
@@ -106,12 +107,11 @@ export async function startSelfHost(
       await storage.close();
       throw error;
     }
-    const server = await listen(config, storage, new MemoryRateLimitStore(), () => lock.release()).catch(
-      async (error: unknown) => {
-        await storage.close();
-        throw error;
-      },
-    );
+    const parts = { storage, rateLimits: new MemoryRateLimitStore(), queryEvents: new MemoryQueryEventLog() };
+    const server = await listen(config, parts, () => lock.release()).catch(async (error: unknown) => {
+      await storage.close();
+      throw error;
+    });
     writeCredentials(credentialsFile, { base_url: server.url, ...owner.credentials });
     return {
       ...server,

@@ -1,0 +1,19 @@
+import type { Storage } from '@assistant/storage';
+import type { RateLimitStore } from './rate-limit/rate-limit.store';
+import type { QueryEventLog } from './queries/query-event-log';
+
+/**
+ * The stateful pieces a composition root chooses for its deployment: the database, where rate-limit counts
+ * live and where query events live (memory on a self-hosted server; shared stores for the hosted one).
+ */
+export interface ServerParts {
+  storage: Storage;
+  rateLimits: RateLimitStore;
+  queryEvents: QueryEventLog;
+}
+
+export async function closeParts(parts: ServerParts): Promise<void> {
+  parts.queryEvents.close();
+  await parts.rateLimits.close();
+  await parts.storage.close();
+}
