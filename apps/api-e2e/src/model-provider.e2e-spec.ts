@@ -170,3 +170,26 @@ describe('a model server that cannot be reached', () => {
     );
   });
 });
+
+describe('a quiet stream', () => {
+  it('gets a `: ping` comment while the model thinks, and still one terminal event', async () => {
+    const fixture = await startOpenAiFixture();
+    const target = await startSelfHost('sqlite', {
+      ASSISTANT_MODEL: 'openai-compatible:slow',
+      ASSISTANT_MODEL_BASE_URL: fixture.url,
+      ASSISTANT_STREAM_PING_SECONDS: '1',
+    });
+    try {
+      fixture.script({ text: ['Thinking… ', 'done.'], intervalMs: 2_500 });
+      const result = await readStream(`${target.url}/api/v1/queries`, {
+        token: target.ownerToken,
+        body: { text: 'take your time' },
+      });
+      expect(result.comments).toContain('ping');
+      expect(result.events.at(-1)!.event).toMatchObject({ type: 'query.completed', text: 'Thinking… done.' });
+    } finally {
+      await target.stop();
+      await fixture.close();
+    }
+  });
+});

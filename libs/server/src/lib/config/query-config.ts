@@ -12,6 +12,8 @@ export interface QueryConfig {
   models: ModelSettings;
   maxConcurrentPerUser: number;
   limits: RunLimits;
+  /** The `: ping` comment interval of event streams (SPEC §4: 15 s), so that proxies keep them open. */
+  pingIntervalMs: number;
 }
 
 /**
@@ -52,6 +54,7 @@ export function queryConfigFromEnv(env: NodeJS.ProcessEnv, flags: { model?: stri
       env.ASSISTANT_MAX_CONCURRENT_QUERIES,
       HOSTED_RATE_LIMITS.concurrentQueriesPerUser,
     ),
+    pingIntervalMs: seconds('ASSISTANT_STREAM_PING_SECONDS', 15_000),
     limits: {
       maxSteps: DEFAULT_RUN_LIMITS.maxSteps,
       runTimeoutMs: seconds('ASSISTANT_RUN_TIMEOUT_SECONDS', DEFAULT_RUN_LIMITS.runTimeoutMs),

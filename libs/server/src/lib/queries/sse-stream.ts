@@ -1,12 +1,10 @@
 import type { FastifyReply } from 'fastify';
 import type { QueryEvent } from '@assistant/contracts';
 
-export const PING_INTERVAL_MS = 15_000;
-
 /**
  * One server-sent-events response. Takes the reply over from Fastify (keeping the headers the hooks already
- * set: rate limits, request id), writes each event as `id` / `event` / `data`, and a `: ping` comment every
- * 15 s so that proxies keep the connection open.
+ * set: rate limits, request id), writes each event as `id` / `event` / `data`, and a `: ping` comment at an
+ * interval (15 s by default) so that proxies keep the connection open.
  */
 export class SseStream {
   private readonly ping: NodeJS.Timeout;
@@ -14,6 +12,7 @@ export class SseStream {
 
   constructor(
     private readonly reply: FastifyReply,
+    pingIntervalMs: number,
     onClose: () => void,
   ) {
     reply.hijack();
@@ -26,7 +25,7 @@ export class SseStream {
       'x-accel-buffering': 'no',
     });
     reply.raw.flushHeaders();
-    this.ping = setInterval(() => this.writeRaw(': ping\n\n'), PING_INTERVAL_MS);
+    this.ping = setInterval(() => this.writeRaw(': ping\n\n'), pingIntervalMs);
     this.ping.unref();
     reply.raw.on('close', () => {
       this.stop();
