@@ -144,4 +144,23 @@ describe('the self-hosted server and `assistant serve`', () => {
     const other = api.withToken(JSON.parse(added.stdout).token);
     expect((await other.get('/me')).status).toBe(200);
   });
+
+  it('counts queries in their own bucket and answers 429 past its limit', async () => {
+    const server = await serve([], { ASSISTANT_RATE_LIMIT_QUERIES: '2' });
+    const api = new ApiClient(server.url, credentials().token);
+    for (let i = 0; i < 2; i++) {
+      const res = await api.request('POST', '/queries', {
+        json: { text: 'hello' },
+        headers: { accept: 'text/event-stream' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-resource')).toBe('queries');
+    }
+    const limited = await api.post<Problem>('/queries', { text: 'hello' });
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe('rate_limited');
+    expect(limited.headers.get('x-ratelimit-resource')).toBe('queries');
+    // Other calls are in the core bucket and still go through.
+    expect((await api.get('/me')).headers.get('x-ratelimit-resource')).toBe('core');
+  });
 });
