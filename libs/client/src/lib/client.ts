@@ -31,22 +31,10 @@ import {
   type ReconnectOptions,
   type StreamOptions,
 } from './query-stream';
-import { Transport, type ResponseSchema } from './transport';
+import { Transport, type ResponseSchema, type TransportOptions } from './transport';
 
-export interface AssistantClientOptions {
-  /** The server, e.g. `http://127.0.0.1:7747` (a trailing `/api/v1` is accepted and dropped). */
-  baseUrl: string;
-  /** Sent as `Authorization: Bearer …`. Optional only for the few calls that need none. */
-  token?: string | undefined;
-  /** Defaults to the global fetch (Node.js 20+). */
-  fetch?: typeof globalThis.fetch | undefined;
-  /** Default `assistant-client`. */
-  userAgent?: string | undefined;
-  /** Extra headers on every request. */
-  headers?: Record<string, string> | undefined;
-  /** Check every JSON reply against the contract's schema (default true; a mismatch is a ProtocolError). */
-  validateResponses?: boolean | undefined;
-  /** How a broken query stream is resumed. */
+/** The transport's options (server, token, fetch, headers, validation) and how a broken query stream resumes. */
+export interface AssistantClientOptions extends TransportOptions {
   reconnect?: Partial<ReconnectOptions> | undefined;
 }
 

@@ -13,11 +13,17 @@ export interface ResponseSchema<T> {
 export type QueryValue = string | number | boolean | undefined | null;
 
 export interface TransportOptions {
+  /** The server, e.g. `http://127.0.0.1:7747` (a trailing `/api/v1` is accepted and dropped). */
   baseUrl: string;
+  /** Sent as `Authorization: Bearer …`. Optional only for the few calls that need none. */
   token?: string | undefined;
+  /** Defaults to the global fetch (Node.js 20+). */
   fetch?: typeof globalThis.fetch | undefined;
+  /** Default `assistant-client`. */
   userAgent?: string | undefined;
+  /** Extra headers on every request. */
   headers?: Record<string, string> | undefined;
+  /** Check every JSON reply against the contract's schema (default true; a mismatch is a ProtocolError). */
   validateResponses?: boolean | undefined;
 }
 
