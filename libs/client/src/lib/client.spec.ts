@@ -160,17 +160,26 @@ describe('AssistantClient', () => {
   });
 
   it('queries: get, cancel, confirm', async () => {
+    const query = {
+      id: 'qry_1',
+      status: 'running',
+      discussion_id: 'dsc_1',
+      message_id: 'msg_2',
+      model: 'builtin',
+      created_at: '2026-01-01T00:00:00.000Z',
+      ended_at: null,
+      last_event_id: 3,
+    };
     const client = await serve((request, res) => {
       const key = `${request.method} ${request.path}`;
-      if (key === 'GET /api/v1/queries/qry_1') return sendJson(res, 200, { id: 'qry_1', status: 'running' });
-      if (key === 'POST /api/v1/queries/qry_1/cancel')
-        return sendJson(res, 202, { id: 'qry_1', status: 'running' });
+      if (key === 'GET /api/v1/queries/qry_1') return sendJson(res, 200, query);
+      if (key === 'POST /api/v1/queries/qry_1/cancel') return sendJson(res, 200, query);
       if (key === 'POST /api/v1/queries/qry_1/confirmations/call_1') return sendJson(res, 204);
       return sendProblem(res, 404, 'not_found', `no route ${key}`);
     });
 
-    expect(await client.queries.get('qry_1')).toEqual({ id: 'qry_1', status: 'running' });
-    await client.queries.cancel('qry_1');
+    expect(await client.queries.get('qry_1')).toEqual(query);
+    expect(await client.queries.cancel('qry_1')).toEqual(query);
     await client.queries.confirm('qry_1', 'call_1', true);
     expect(JSON.parse(server!.requests[2]!.body)).toEqual({ approve: true });
   });

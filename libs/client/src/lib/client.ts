@@ -6,7 +6,7 @@ import {
   memoryListSchema,
   memorySchema,
   messageListSchema,
-  queryStatusSchema,
+  querySchema,
   tokenListSchema,
   type Account,
   type CreateDiscussion,
@@ -20,7 +20,7 @@ import {
   type Message,
   type PersonalToken,
   type QueryEvent,
-  type QueryStatus,
+  type Query,
   type UpdateMemory,
 } from '@assistant/contracts';
 import { paginate } from './paginate';
@@ -31,7 +31,7 @@ import {
   type ReconnectOptions,
   type StreamOptions,
 } from './query-stream';
-import { Transport, type ResponseSchema, type TransportOptions } from './transport';
+import { Transport, type TransportOptions } from './transport';
 
 /** The transport's options (server, token, fetch, headers, validation) and how a broken query stream resumes. */
 export interface AssistantClientOptions extends TransportOptions {
@@ -54,26 +54,8 @@ export interface SearchParams extends PageParams {
   q?: string | undefined;
 }
 
-/** `GET /queries/{id}`. Fields beyond these are passed through as the server sends them. */
-export interface QueryInfo {
-  id: string;
-  status: QueryStatus;
-  [field: string]: unknown;
-}
-
-const queryInfoSchema: ResponseSchema<QueryInfo> = {
-  safeParse(value) {
-    const fields = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-    const issues: { path: string[]; message: string }[] = [];
-    if (typeof fields['id'] !== 'string') issues.push({ path: ['id'], message: 'expected a string' });
-    if (!queryStatusSchema.safeParse(fields['status']).success) {
-      issues.push({ path: ['status'], message: `expected one of ${queryStatusSchema.options.join(', ')}` });
-    }
-    return issues.length === 0
-      ? { success: true, data: value as QueryInfo }
-      : { success: false, error: { issues } };
-  },
-};
+/** `GET /queries/{id}` and the reply of a cancel: where a query stands. */
+export type QueryInfo = Query;
 
 const id = (value: string): string => {
   if (typeof value !== 'string' || value === '') throw new TypeError('an id must be a non-empty string');
@@ -203,10 +185,10 @@ export class AssistantClient {
     },
     /** `GET /queries/{id}`: its status. */
     get: (queryId: string, options: RequestOptions = {}): Promise<QueryInfo> =>
-      this.transport.json('GET', `/queries/${id(queryId)}`, queryInfoSchema, options),
+      this.transport.json('GET', `/queries/${id(queryId)}`, querySchema, options),
     /** `POST /queries/{id}/cancel`: stops the run; its stream ends with `query.incomplete` (reason `cancelled`). */
-    cancel: (queryId: string, options: RequestOptions = {}): Promise<void> =>
-      this.transport.json('POST', `/queries/${id(queryId)}/cancel`, null, options),
+    cancel: (queryId: string, options: RequestOptions = {}): Promise<QueryInfo> =>
+      this.transport.json('POST', `/queries/${id(queryId)}/cancel`, querySchema, options),
     /** `POST /queries/{id}/confirmations/{call_id}`: approves or denies a tool call awaiting confirmation. */
     confirm: (
       queryId: string,
