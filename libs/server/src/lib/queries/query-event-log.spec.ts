@@ -1,0 +1,41 @@
+import type { QueryEvent } from '@assistant/contracts';
+import { MemoryQueryEventLog } from './query-event-log';
+
+const record = {
+  id: 'qry_1',
+  userId: 'usr_1',
+  discussionId: 'dsc_1',
+  messageId: 'msg_1',
+  model: 'builtin',
+  createdAt: new Date(),
+};
+
+describe('MemoryQueryEventLog', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('numbers events, replays after an id, then delivers live ones, and ends at the terminal event', () => {
+    const log = new MemoryQueryEventLog();
+    log.open(record);
+    log.append('qry_1', { type: 'output_text.delta', delta: 'a' });
+    log.append('qry_1', { type: 'output_text.delta', delta: 'b' });
+    const seen: QueryEvent[] = [];
+    log.subscribe('qry_1', 1, (event) => seen.push(event));
+    log.append('qry_1', { type: 'query.incomplete', reason: 'cancelled' });
+    expect(seen.map((e) => e.sequence_number)).toEqual([2, 3]);
+    expect(log.get('qry_1')).toMatchObject({ status: 'incomplete', endedAt: expect.any(Date) });
+    expect(() => log.append('qry_1', { type: 'output_text.delta', delta: 'late' })).toThrow(/already ended/);
+    log.close();
+  });
+
+  it('keeps a finished query replayable for 15 minutes, then forgets it', () => {
+    jest.useFakeTimers();
+    const log = new MemoryQueryEventLog();
+    log.open(record);
+    log.append('qry_1', { type: 'query.incomplete', reason: 'cancelled' });
+    jest.advanceTimersByTime(15 * 60_000 - 1);
+    expect(log.events('qry_1')).toHaveLength(1);
+    jest.advanceTimersByTime(1);
+    expect(log.get('qry_1')).toBeUndefined();
+    log.close();
+  });
+});
