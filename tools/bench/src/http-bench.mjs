@@ -29,30 +29,39 @@
 //   npm run bench -- --duration 3 --rounds 3 --database-url 'postgres://postgres@127.0.0.1:5432/test'
 // PostgreSQL: the bench adds `?schema=bench_<random>` to the URL (the server creates the schema) and drops that
 // schema at the end; a URL that already names a schema is used as given and its schema is kept.
-import { execFileSync, spawn } from 'node:child_process';
+//
+// Helpers shared with stream-bench.mjs (child processes, clean-up, /proc figures, statistics, formatting,
+// options) live in ./lib/.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
+import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { formatRatio as ratio, percent, verdict } from './lib/format.mjs';
+import { cpuSince, cpuSnapshot, interleaved, isNoisy, median } from './lib/measure.mjs';
+import { optionHelpLines, parseOptionTable } from './lib/options.mjs';
+import {
+  describeExit,
+  freePort,
+  installSignalHandlers,
+  makeTempDir,
+  removeTempDirs,
+  spawnNode,
+  stopAll,
+  stopProcess,
+  waitForHealthz,
+} from './lib/processes.mjs';
+import { DEFAULT_SERVER, ourServerEnv, readToken, REPO_ROOT } from './lib/server.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const REPO_ROOT = resolve(HERE, '../../..');
-const DEFAULT_SERVER = join(REPO_ROOT, 'apps/self-host-server/dist/main.js');
 const BARE_SERVER = join(HERE, 'bare-server.mjs');
 
 const SEEDED_DISCUSSIONS = 60;
 const POLL_INTERVAL_MS = 5;
-const START_TIMEOUT_MS = 60_000;
-const STOP_TIMEOUT_MS = 10_000;
-/** Above this share of a core used by other processes during a run, the run is flagged as noisy. */
-const NOISY_OTHER_CPU = 0.2;
 
 /** The measured paths, with the minimum ours/bare ratio of requests per second we aim for (null: no target). */
 const ENDPOINTS = [
@@ -83,10 +92,7 @@ const OPTIONS = {
 };
 
 function helpText() {
-  const lines = Object.entries(OPTIONS).map(
-    ([name, o]) =>
-      `  --${name.padEnd(14)} ${o.help} (env ${o.env}, default ${o.default === '' ? 'none' : o.default})`,
-  );
+  const lines = optionHelpLines(OPTIONS);
   return [
     'Usage: npm run bench -- [options]        (or: node tools/bench/src/http-bench.mjs [options])',
     '',
@@ -113,15 +119,7 @@ function wholeNumber(name, raw, { allowZero = false } = {}) {
 }
 
 function parseOptions(argv, env) {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      ...Object.fromEntries(Object.keys(OPTIONS).map((name) => [name, { type: 'string' }])),
-      'skip-sqlite': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  const raw = (name) => values[name] ?? env[OPTIONS[name].env] ?? OPTIONS[name].default;
+  const { values, raw } = parseOptionTable(OPTIONS, argv, env, ['skip-sqlite']);
   return {
     help: Boolean(values.help),
     duration: wholeNumber('duration', raw('duration')),
@@ -148,22 +146,9 @@ function databasesFrom(options) {
   return databases;
 }
 
-// ------------------------------------------------------------------------------- resources and clean-up
+// -------------------------------------------------------------------------------------------- clean-up
 
-const children = new Set();
-const tempDirs = new Set();
 const schemasToDrop = [];
-
-function makeTempDir(prefix) {
-  const dir = mkdtempSync(join(os.tmpdir(), prefix));
-  tempDirs.add(dir);
-  return dir;
-}
-
-function removeTempDir(dir) {
-  rmSync(dir, { recursive: true, force: true });
-  tempDirs.delete(dir);
-}
 
 /** Drops a schema this run created, with the `pg` driver our server itself uses. */
 async function dropSchema(database, serverEntry) {
@@ -184,128 +169,23 @@ let cleaningUp;
 /** Stops every child process, drops the schemas this run created and removes the temporary directories. */
 function cleanup(serverEntry) {
   cleaningUp ??= (async () => {
-    await Promise.all([...children].map((handle) => stopProcess(handle)));
+    await stopAll();
     for (const database of schemasToDrop.splice(0)) {
       await dropSchema(database, serverEntry).catch((error) =>
         console.error(`warning: could not drop schema of ${database.url}: ${error.message}`),
       );
     }
-    for (const dir of [...tempDirs]) removeTempDir(dir);
+    removeTempDirs();
   })();
   return cleaningUp;
 }
 
-function installSignalHandlers(serverEntry) {
-  const onSignal = (signal) => {
-    console.error(`\n${signal}: stopping the servers and cleaning up...`);
-    cleanup(serverEntry).finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  // Last resort (an exception, process.exit elsewhere): nothing asynchronous can run here.
-  process.once('exit', () => {
-    for (const handle of children) handle.child.kill('SIGKILL');
-    for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-  });
-}
-
 // ---------------------------------------------------------------------------------------- child processes
-
-/** A port that was free a moment ago (the OS picks it; tiny race before the child binds it). */
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
-/** Spawns `node <script> ...args`, keeping its output for diagnostics. */
-function spawnNode(name, script, args, env) {
-  const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const handle = { name, child, output: [], exit: null };
-  handle.exited = new Promise((resolveExit) => {
-    child.once('exit', (code, signal) => {
-      handle.exit = { code, signal };
-      children.delete(handle);
-      resolveExit(handle.exit);
-    });
-  });
-  const keep = (stream) => (chunk) => {
-    for (const line of chunk.toString().split('\n'))
-      if (line.trim() !== '') handle.output.push(`[${stream}] ${line}`);
-  };
-  child.stdout.on('data', keep('stdout'));
-  child.stderr.on('data', keep('stderr'));
-  children.add(handle);
-  return handle;
-}
-
-/** SIGTERM, then SIGKILL if the process is still there after STOP_TIMEOUT_MS. */
-async function stopProcess(handle) {
-  if (handle.exit) return handle.exit;
-  handle.child.kill('SIGTERM');
-  const timer = setTimeout(() => {
-    handle.output.push('[bench] did not stop within 10 s of SIGTERM: killed');
-    handle.child.kill('SIGKILL');
-  }, STOP_TIMEOUT_MS);
-  const exit = await handle.exited;
-  clearTimeout(timer);
-  return exit;
-}
-
-/** GET on 127.0.0.1 without keep-alive; resolves the status code, rejects on connection errors. */
-function getStatus(port, path) {
-  return new Promise((resolveStatus, reject) => {
-    const request = http.get({ host: '127.0.0.1', port, path, agent: false }, (response) => {
-      response.resume();
-      response.once('end', () => resolveStatus(response.statusCode));
-    });
-    request.once('error', reject);
-  });
-}
-
-const sleep = (ms) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
-
-/** Polls GET /healthz every POLL_INTERVAL_MS until it answers 200; fails if the process exits first. */
-async function waitForHealthz(handle, port) {
-  const deadline = performance.now() + START_TIMEOUT_MS;
-  while (performance.now() < deadline) {
-    if (handle.exit)
-      throw new Error(`${handle.name} exited (${describeExit(handle.exit)}):\n${handle.output.join('\n')}`);
-    const status = await getStatus(port, '/healthz').catch(() => null);
-    if (status === 200) return;
-    await sleep(POLL_INTERVAL_MS);
-  }
-  throw new Error(`${handle.name} did not answer 200 on /healthz within ${START_TIMEOUT_MS / 1000} s`);
-}
-
-function describeExit({ code, signal }) {
-  return signal ? `signal ${signal}` : `code ${code}`;
-}
-
-/** The environment of our server: the caller's, minus any ASSISTANT_* setting that could change the figures. */
-function ourServerEnv(database, dataDir, port) {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith('ASSISTANT_')),
-  );
-  return {
-    ...env,
-    ASSISTANT_DATA_DIR: dataDir,
-    ASSISTANT_PORT: String(port),
-    ASSISTANT_HOST: '127.0.0.1',
-    ASSISTANT_LOG_LEVEL: 'warn',
-    ASSISTANT_RATE_LIMIT_CORE: '100000000',
-    ...(database.url ? { ASSISTANT_DATABASE_URL: database.url } : {}),
-  };
-}
 
 async function spawnOurs(options, database, dataDir) {
   const port = await freePort();
-  const handle = spawnNode('our server', options.server, [], ourServerEnv(database, dataDir, port));
+  const env = ourServerEnv(dataDir, port, database.url ? { ASSISTANT_DATABASE_URL: database.url } : {});
+  const handle = spawnNode('our server', options.server, [], env);
   return { handle, port };
 }
 
@@ -316,15 +196,11 @@ async function spawnBare(routesFile) {
 }
 
 async function startReady(spawned) {
-  await waitForHealthz(spawned.handle, spawned.port);
+  await waitForHealthz(spawned.handle, spawned.port, POLL_INTERVAL_MS);
   return { ...spawned, baseUrl: `http://127.0.0.1:${spawned.port}` };
 }
 
 // ------------------------------------------------------------------------------------------ preparation
-
-function readToken(dataDir) {
-  return JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')).token;
-}
 
 async function seedDiscussions(baseUrl, token, count) {
   for (let i = 1; i <= count; i++) {
@@ -361,55 +237,16 @@ async function captureRoutes(baseUrl, token) {
 
 // ------------------------------------------------------------------------------------------- measurement
 
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** CPU seconds (user + system, all threads) a process has used so far, or null where /proc is missing. */
-function processCpuSeconds(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-
-/** Busy CPU seconds of the whole machine so far (all cores), or null where /proc is missing. */
-function machineBusySeconds() {
-  try {
-    const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
-    const [user, nice, system, _idle, _iowait, irq, softirq, steal] = ticks;
-    return (user + nice + system + irq + softirq + steal) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-
 /** One autocannon run against one server, with the CPU use of the server and of this process over the run. */
 async function runLoad(server, path, token, seconds, connections) {
-  const serverCpu0 = processCpuSeconds(server.handle.child.pid);
-  const machine0 = machineBusySeconds();
-  const ownCpu0 = process.cpuUsage();
-  const t0 = performance.now();
+  const snapshot = cpuSnapshot(server.handle.child.pid);
   const result = await autocannon({
     url: `${server.baseUrl}${path}`,
     connections,
     duration: seconds,
     headers: { authorization: `Bearer ${token}` },
   });
-  const wall = (performance.now() - t0) / 1000;
-  const serverCpu1 = processCpuSeconds(server.handle.child.pid);
-  const machine1 = machineBusySeconds();
-  const ownCpu = process.cpuUsage(ownCpu0);
-  const serverCpu = serverCpu0 === null || serverCpu1 === null ? null : (serverCpu1 - serverCpu0) / wall;
-  const benchCpu = (ownCpu.user + ownCpu.system) / 1e6 / wall;
-  const machineCpu = machine0 === null || machine1 === null ? null : (machine1 - machine0) / wall;
+  const cpu = cpuSince(snapshot, server.handle.child.pid);
   const failures = result.non2xx + result.errors + result.timeouts;
   return {
     rps: result.requests.average,
@@ -421,19 +258,15 @@ async function runLoad(server, path, token, seconds, connections) {
       .map(([code, { count }]) => `${code}×${count}`)
       .join(' '),
     failed: failures > 0,
-    serverCpu,
-    benchCpu,
+    serverCpu: cpu.server,
+    benchCpu: cpu.own,
     /** Cores used by everything else on the machine meanwhile (other processes compete for the 2 cores). */
-    otherCpu:
-      machineCpu === null || serverCpu === null ? null : Math.max(0, machineCpu - serverCpu - benchCpu),
+    otherCpu: cpu.others,
   };
 }
 
 function describeRun(name, run) {
-  const noisy =
-    run.otherCpu !== null && run.otherCpu > NOISY_OTHER_CPU
-      ? `, OTHER PROCESSES ${percent(run.otherCpu)}`
-      : '';
+  const noisy = isNoisy(run.otherCpu) ? `, OTHER PROCESSES ${percent(run.otherCpu)}` : '';
   const cpu = `server cpu ${percent(run.serverCpu)}, bench cpu ${percent(run.benchCpu)}${noisy}`;
   const text = `${name} ${formatInt(run.rps).padStart(7)} req/s (p99 ${run.p99} ms, ${cpu})`;
   if (!run.failed) return text;
@@ -455,7 +288,7 @@ async function warmUp(servers, token, options) {
 async function measureThroughput(servers, token, options) {
   const runs = Object.fromEntries(ENDPOINTS.map((e) => [e.path, { ours: [], bare: [] }]));
   for (let round = 0; round < options.rounds; round++) {
-    const order = round % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours'];
+    const order = interleaved(round, 'ours', 'bare');
     for (const endpoint of ENDPOINTS) {
       const parts = [];
       for (const name of order) {
@@ -473,7 +306,7 @@ async function measureThroughput(servers, token, options) {
 async function timeStartup(spawnServer) {
   const t0 = performance.now();
   const spawned = await spawnServer();
-  await waitForHealthz(spawned.handle, spawned.port);
+  await waitForHealthz(spawned.handle, spawned.port, POLL_INTERVAL_MS);
   const elapsed = performance.now() - t0;
   await stopProcess(spawned.handle);
   return { ms: elapsed, handle: spawned.handle };
@@ -485,7 +318,7 @@ async function measureStartup(options, database, dataDir, routesFile) {
   const spawners = { ours: () => spawnOurs(options, database, dataDir), bare: () => spawnBare(routesFile) };
   console.log(`  start-up: load average ${os.loadavg()[0].toFixed(2)}`);
   for (let i = 0; i < options.starts; i++) {
-    const order = i % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours'];
+    const order = interleaved(i, 'ours', 'bare');
     for (const name of order) {
       const start = await timeStartup(spawners[name]);
       times[name].push(start.ms);
@@ -520,25 +353,12 @@ function ourServerProblems(handle, dataDir) {
 
 // ------------------------------------------------------------------------------------ statistics, output
 
-function median(values) {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 const formatInt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
-const percent = (x) => (x === null ? 'n/a' : `${Math.round(x * 100)}%`);
-const ratio = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : 'n/a');
-
-function verdict(passed) {
-  return passed ? 'PASS' : 'MISS';
-}
 
 /** A warning when other processes used the CPUs during some runs. */
 function noiseWarnings(runs) {
   const all = Object.values(runs).flatMap(({ ours, bare }) => [...ours, ...bare]);
-  const noisy = all.filter((run) => run.otherCpu !== null && run.otherCpu > NOISY_OTHER_CPU);
+  const noisy = all.filter((run) => isNoisy(run.otherCpu));
   if (noisy.length === 0) return [];
   const worst = Math.max(...noisy.map((run) => run.otherCpu));
   return [
@@ -646,7 +466,7 @@ async function benchDatabaseOrReport(options, database) {
     return await benchDatabase(options, database);
   } catch (error) {
     console.error(`  ${database.name} run failed: ${error.message}`);
-    await Promise.all([...children].map((handle) => stopProcess(handle)));
+    await stopAll();
     return { database, lines: [`  run FAILED: ${error.message.split('\n')[0]}`], problems: [] };
   }
 }
@@ -687,7 +507,7 @@ async function main() {
     process.exit(1);
   }
   const databases = databasesFrom(options);
-  installSignalHandlers(options.server);
+  installSignalHandlers('the servers', () => cleanup(options.server));
   printHeader(options, databases);
   const results = [];
   try {

@@ -36,23 +36,39 @@
 // Our server gets a fresh temporary data directory (SQLite), a free port, ASSISTANT_MODEL=openai-compatible:fixture,
 // ASSISTANT_MODEL_BASE_URL=<fixture url> and rate limits high enough not to interfere; it is stopped and the
 // directory removed at the end.
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+//
+// Helpers shared with http-bench.mjs (child processes, clean-up, /proc figures, statistics, formatting,
+// options) live in ./lib/.
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { join, resolve } from 'node:path';
+import { formatRatio, percent, verdict } from './lib/format.mjs';
+import {
+  cpuSince,
+  cpuSnapshot,
+  interleaved,
+  isNoisy,
+  NOISY_OTHER_CPU,
+  percentile,
+  rssBytes,
+} from './lib/measure.mjs';
+import { optionHelpLines, parseOptionTable } from './lib/options.mjs';
+import {
+  freePort,
+  installSignalHandlers,
+  makeTempDir,
+  removeTempDirs,
+  sleep,
+  spawnNode,
+  stopAll,
+  waitForOutput,
+} from './lib/processes.mjs';
+import { DEFAULT_SERVER, ourServerEnv, readToken, REPO_ROOT } from './lib/server.mjs';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const REPO_ROOT = resolve(HERE, '../../..');
-const DEFAULT_SERVER = join(REPO_ROOT, 'apps/self-host-server/dist/main.js');
 const FIXTURE_DIST = join(REPO_ROOT, 'tools/test-services/dist/index.js');
 
-const START_TIMEOUT_MS = 60_000;
-const STOP_TIMEOUT_MS = 10_000;
 const QUERY_TIMEOUT_MS = 120_000;
 const TERMINAL_EVENTS = new Set(['query.completed', 'query.failed', 'query.incomplete']);
 const TOKEN_PATTERN = /^\d+ $/;
@@ -92,9 +108,7 @@ const OPTIONS = {
 };
 
 function helpText() {
-  const lines = Object.entries(OPTIONS).map(
-    ([name, o]) => `  --${name.padEnd(14)} ${o.help} (env ${o.env}, default ${o.default})`,
-  );
+  const lines = optionHelpLines(OPTIONS);
   return [
     'Usage: node tools/bench/src/stream-bench.mjs [options]',
     '',
@@ -119,14 +133,7 @@ function number(name, raw, { min = 0, integer = true } = {}) {
 }
 
 function parseOptions(argv, env) {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      ...Object.fromEntries(Object.keys(OPTIONS).map((name) => [name, { type: 'string' }])),
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  const raw = (name) => values[name] ?? env[OPTIONS[name].env] ?? OPTIONS[name].default;
+  const { values, raw } = parseOptionTable(OPTIONS, argv, env);
   const concurrency = String(raw('concurrency'))
     .split(',')
     .map((part) => number('concurrency', part.trim(), { min: 1 }));
@@ -147,172 +154,37 @@ function parseOptions(argv, env) {
 
 let serverHandle = null;
 let fixture = null;
-let dataDir = null;
 
+/** Stops our server, closes the fixture and removes the data directory. */
 async function cleanup() {
-  if (serverHandle) await stopProcess(serverHandle).catch(() => undefined);
+  await stopAll();
   if (fixture) await fixture.close().catch(() => undefined);
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  removeTempDirs();
   serverHandle = null;
   fixture = null;
-  dataDir = null;
-}
-
-function installSignalHandlers() {
-  const onSignal = (signal) => {
-    console.error(`\n${signal}: stopping the server and cleaning up...`);
-    cleanup().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  process.once('exit', () => {
-    serverHandle?.child.kill('SIGKILL');
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
 }
 
 // ---------------------------------------------------------------------------------------- our server
 
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
 /** Starts our server and resolves once it prints "Assistant is listening on <url>". */
 async function startServer(options, fixtureUrl) {
-  dataDir = mkdtempSync(join(os.tmpdir(), 'assistant-stream-bench-'));
+  const dataDir = makeTempDir('assistant-stream-bench-');
   const port = await freePort();
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith('ASSISTANT_')),
-  );
-  Object.assign(env, {
-    ASSISTANT_DATA_DIR: dataDir,
-    ASSISTANT_PORT: String(port),
-    ASSISTANT_HOST: '127.0.0.1',
-    ASSISTANT_LOG_LEVEL: 'warn',
+  const env = ourServerEnv(dataDir, port, {
     ASSISTANT_MODEL: 'openai-compatible:fixture',
     ASSISTANT_MODEL_BASE_URL: fixtureUrl,
     ASSISTANT_RATE_LIMIT_QUERIES: '100000000',
-    ASSISTANT_RATE_LIMIT_CORE: '100000000',
     ASSISTANT_MAX_CONCURRENT_QUERIES: '1000',
   });
-  const child = spawn(process.execPath, [options.server], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const handle = { child, output: [], exit: null };
-  handle.exited = new Promise((resolveExit) =>
-    child.once('exit', (code, signal) => {
-      handle.exit = { code, signal };
-      resolveExit(handle.exit);
-    }),
+  serverHandle = spawnNode('our server', options.server, [], env, { maxOutput: 500 });
+  const [, address] = await waitForOutput(
+    serverHandle,
+    /Assistant is listening on (http:\/\/\S+)/,
+    'its address',
   );
-  serverHandle = handle;
-  const ready = new Promise((resolveReady, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`our server did not print its address within ${START_TIMEOUT_MS / 1000} s`)),
-      START_TIMEOUT_MS,
-    );
-    const keep = (stream) => (chunk) => {
-      for (const line of chunk.toString().split('\n')) {
-        if (line.trim() === '') continue;
-        if (handle.output.length < 500) handle.output.push(`[${stream}] ${line}`);
-        const match = /Assistant is listening on (http:\/\/\S+)/.exec(line);
-        if (match) {
-          clearTimeout(timer);
-          resolveReady(match[1].replace(/\/+$/, ''));
-        }
-      }
-    };
-    child.stdout.on('data', keep('stdout'));
-    child.stderr.on('data', keep('stderr'));
-    handle.exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new Error(`our server exited (${signal ?? `code ${code}`}); its last output:`));
-    });
-  });
-  const baseUrl = await ready;
-  const token = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')).token;
-  return { baseUrl, token, pid: child.pid };
+  const baseUrl = address.replace(/\/+$/, '');
+  return { baseUrl, token: readToken(dataDir), pid: serverHandle.child.pid };
 }
-
-async function stopProcess(handle) {
-  if (handle.exit) return handle.exit;
-  handle.child.kill('SIGTERM');
-  const timer = setTimeout(() => handle.child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-  const exit = await handle.exited;
-  clearTimeout(timer);
-  return exit;
-}
-
-/** Resident set size of a process in bytes (VmRSS of /proc/<pid>/status), or null where /proc is missing. */
-function rssBytes(pid) {
-  try {
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** CPU seconds (user + system) a process has used so far, or null where /proc is missing. */
-function processCpuSeconds(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-
-/** Busy CPU seconds of the whole machine so far (all cores), or null where /proc is missing. */
-function machineBusySeconds() {
-  try {
-    const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
-    const [user, nice, system, _idle, _iowait, irq, softirq, steal] = ticks;
-    return (user + nice + system + irq + softirq + steal) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-
-/** CPU use (in cores) of our server, of this process and of everything else, between two snapshots. */
-function cpuSnapshot(serverPid) {
-  return {
-    wall: process.hrtime.bigint(),
-    server: processCpuSeconds(serverPid),
-    own: process.cpuUsage(),
-    machine: machineBusySeconds(),
-  };
-}
-
-function cpuSince(snapshot, serverPid) {
-  const wall = Number(process.hrtime.bigint() - snapshot.wall) / 1e9;
-  const server = processCpuSeconds(serverPid);
-  const ownUsage = process.cpuUsage(snapshot.own);
-  const machine = machineBusySeconds();
-  const serverCores = server === null || snapshot.server === null ? null : (server - snapshot.server) / wall;
-  const ownCores = (ownUsage.user + ownUsage.system) / 1e6 / wall;
-  const others =
-    machine === null || snapshot.machine === null || serverCores === null
-      ? null
-      : Math.max(0, (machine - snapshot.machine) / wall - serverCores - ownCores);
-  return { server: serverCores, own: ownCores, others };
-}
-
-const OTHERS_NOISY = 0.2;
 
 // ------------------------------------------------------------------------------------------------ SSE
 
@@ -650,15 +522,6 @@ async function sampleRss(pid) {
 
 // ------------------------------------------------------------------------------------------ reporting
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Nearest-rank percentile of a list of numbers. */
-function percentile(values, p) {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
 function summarize(results) {
   const ttft = results.map((r) => r.ttftNs).filter((v) => v !== null);
   const total = results.map((r) => r.totalNs).filter((v) => v !== null);
@@ -680,8 +543,7 @@ function summarize(results) {
 const ms = (ns) => (ns === null ? '-' : (ns / 1e6).toFixed(3));
 const us = (ns) => (ns === null ? '-' : (ns / 1e3).toFixed(1));
 const ratio = (a, b) => (a === null || b === null || b === 0 ? null : a / b);
-const fmtRatio = (r) => (r === null ? '-' : `${r.toFixed(3)}×`);
-const verdict = (ok) => (ok === null ? 'n/a ' : ok ? 'PASS' : 'MISS');
+const fmtRatio = (r) => formatRatio(r, 3, '-');
 
 function printTable(summaries, options) {
   console.log(
@@ -812,7 +674,7 @@ async function main() {
     if (!existsSync(file))
       throw new Error(`${what} is not built (${file}): run NX_DAEMON=false npx nx run-many -t build`);
   }
-  installSignalHandlers();
+  installSignalHandlers('the server', cleanup);
   const { startOpenAiFixture } = createRequire(import.meta.url)(FIXTURE_DIST);
   fixture = await startOpenAiFixture({
     defaultStep: { tokens: options.tokens, intervalMs: options.intervalMs },
@@ -849,7 +711,7 @@ async function main() {
   let noisyBatches = 0;
   for (let round = 0; round < options.rounds; round += 1) {
     for (const c of options.concurrency) {
-      const order = round % 2 === 0 ? ['direct', 'ours'] : ['ours', 'direct'];
+      const order = interleaved(round, 'direct', 'ours');
       for (const path of order) {
         const snapshot = cpuSnapshot(server.pid);
         const batchResults = await batch(ctx, path, c);
@@ -861,9 +723,9 @@ async function main() {
           batchResults.map((r) => r.ttftNs).filter((v) => v !== null),
           50,
         );
-        const noisy = cpu.others !== null && cpu.others > OTHERS_NOISY;
+        const noisy = isNoisy(cpu.others);
         if (noisy) noisyBatches += 1;
-        const pct = (cores) => (cores === null ? '-' : `${Math.round(cores * 100)}%`);
+        const pct = (cores) => percent(cores, '-');
         console.log(
           `round ${round + 1}: ${path.padEnd(6)} @${String(c).padEnd(3)} TTFT p50 ${ms(ttft).padStart(8)} ms; ` +
             `CPU server ${pct(cpu.server)}, bench ${pct(cpu.own)}, other processes ${pct(cpu.others)}` +
@@ -881,7 +743,7 @@ async function main() {
   printTable(summaries, options);
   if (noisyBatches > 0)
     console.log(
-      `\nNOTE: in ${noisyBatches} of ${batches} batches other processes used more than ${OTHERS_NOISY * 100}% of a core; ` +
+      `\nNOTE: in ${noisyBatches} of ${batches} batches other processes used more than ${NOISY_OTHER_CPU * 100}% of a core; ` +
         'rerun on a quiet machine before believing the ratios.',
     );
 
