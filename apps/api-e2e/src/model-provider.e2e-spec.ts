@@ -111,6 +111,22 @@ describe('an OpenAI-compatible model server behind the assistant', () => {
     expect(JSON.stringify(system)).toContain('The spare key is under the blue flowerpot');
   });
 
+  it('keeps memories out of the model context for a token without read:memories', async () => {
+    await api.post('/memories', { content: 'My bank PIN is 4921' });
+    const created = await api.post<{ token: string }>('/tokens', {
+      name: 'queries only',
+      scopes: ['write:queries'],
+    });
+    fixture.script({ text: 'I cannot see that.' });
+    const result = await readStream(`${target.url}/api/v1/queries`, {
+      token: created.body.token,
+      body: { text: 'what is my bank PIN?' },
+    });
+    expect(result.events.at(-1)!.event.type).toBe('query.completed');
+    expect(JSON.stringify(fixture.requests[0].messages)).not.toContain('4921');
+    expect(fixture.requests[0].tools ?? []).toEqual([]);
+  });
+
   it.each([
     ['a malformed chunk', { malformed: true, text: 'Half an ans' }],
     ['a 500 from the model server', { status: 500 }],

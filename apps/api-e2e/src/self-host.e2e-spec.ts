@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Account, ListEnvelope, Memory, Problem } from '@assistant/contracts';
 import { ApiClient } from './support/http';
 import { BUILT, run, startServer, type ServerProcess } from './support/processes';
+import { readStream } from './support/sse';
 
 describe('the self-hosted server and `assistant serve`', () => {
   let dataDir: string;
@@ -156,11 +157,28 @@ describe('the self-hosted server and `assistant serve`', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('x-ratelimit-resource')).toBe('queries');
     }
-    const limited = await api.post<Problem>('/queries', { text: 'hello' });
+    // The bucket follows the route, however the path is spelled.
+    const limited = await api.request<Problem>('POST', '/%71ueries', { json: { text: 'hello' } });
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('rate_limited');
     expect(limited.headers.get('x-ratelimit-resource')).toBe('queries');
     // Other calls are in the core bucket and still go through.
     expect((await api.get('/me')).headers.get('x-ratelimit-resource')).toBe('core');
+  });
+
+  it('stops promptly on SIGTERM: running queries end as cancelled and the data directory is released', async () => {
+    const server = await serve([], { ASSISTANT_BUILTIN_PACING_MS: '300' });
+    const stream = readStream(`${server.url}/api/v1/queries`, {
+      token: credentials().token,
+      body: { text: 'what can you do?' },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const stoppedAt = Date.now();
+    expect(await server.stop()).toBe(0);
+    running.length = 0;
+    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+    const result = await stream;
+    expect(result.events.at(-1)!.event).toMatchObject({ type: 'query.incomplete', reason: 'cancelled' });
+    expect(existsSync(join(dataDir, 'server.lock'))).toBe(false);
   });
 });

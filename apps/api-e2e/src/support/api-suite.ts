@@ -88,6 +88,15 @@ export function defineApiSuite(targetName: TargetName): void {
         expect(res.body.detail).toMatch(/query string/);
       });
 
+      it('refuses a token in the body', async () => {
+        const mine = await owner.post<Discussion>('/discussions', { title: 'Keep me' });
+        const res = await anonymous.request<Problem>('DELETE', `/discussions/${mine.body.id}`, {
+          json: { access_token: target.ownerToken },
+        });
+        expect(res.status).toBe(401);
+        expect((await owner.get(`/discussions/${mine.body.id}`)).status).toBe(200);
+      });
+
       it('refuses a revoked token with 401 on its next use', async () => {
         const created = await owner.post<CreatedToken>('/tokens', {
           name: 'to revoke',
@@ -139,6 +148,19 @@ export function defineApiSuite(targetName: TargetName): void {
         expect(listed).toMatchObject({ name: 'listed', scopes: ['read:account'] });
         expect(JSON.stringify(list.body)).not.toContain(created.body.token);
         expect(listed?.token_prefix).toBe(created.body.token.slice(0, 8));
+      });
+
+      it('never mints a token with scopes the calling token does not hold', async () => {
+        const narrow = await tokenWith(['write:account']);
+        const res = await owner.post<Problem>(
+          '/tokens',
+          { name: 'wider', scopes: ['read:memories'] },
+          { token: narrow },
+        );
+        expect(res.status).toBe(422);
+        expect(res.body.errors).toEqual([
+          { field: 'scopes', message: 'read:memories is not held by the token making this call' },
+        ]);
       });
 
       it('refuses personal-token management to a token without write:account', async () => {

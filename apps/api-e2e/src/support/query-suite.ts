@@ -154,6 +154,30 @@ export function defineQuerySuite(targetName: TargetName): void {
       expect(messages.body.data.map((m) => m.role)).toEqual(['user']);
     });
 
+    it('holds the concurrent-run cap under simultaneous requests', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          readStream(queries(), { token: target.otherToken, body: { text: 'what can you do?' } }),
+        ),
+      );
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(4);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(4);
+      for (const refused of results.filter((r) => r.status === 429))
+        expect(refused.problem?.code).toBe('rate_limited');
+    });
+
+    it('refuses to resume after an event that does not exist yet', async () => {
+      const done = await readStream(queries(), { token: target.ownerToken, body: { text: 'hello' } });
+      const created = done.events[0].event;
+      if (created.type !== 'query.created') throw new Error('first event is not query.created');
+      const beyond = await readStream(`${queries()}/${created.query_id}/events`, {
+        token: target.ownerToken,
+        headers: { 'last-event-id': String(done.events.length + 5) },
+      });
+      expect(beyond.status).toBe(422);
+    });
+
     it("answers 404 for another user's query", async () => {
       const mine = await readStream(queries(), { token: target.ownerToken, body: { text: 'hello' } });
       const created = mine.events[0].event;

@@ -7,6 +7,7 @@ import type { Principal } from './principal';
 
 interface RequestLike {
   query?: Record<string, unknown>;
+  body?: unknown;
   user?: Principal;
 }
 
@@ -28,11 +29,15 @@ export class AccessGuard extends AuthGuard('bearer') {
     if (access && 'public' in access) return true;
 
     const request = context.switchToHttp().getRequest<RequestLike>();
+    // passport-http-bearer would also take a token from the query string or the body; SPEC §2 allows only the
+    // header (URLs end up in logs and browser history, bodies in request dumps).
     if (request.query && 'access_token' in request.query) {
-      // URLs end up in logs and browser history; SPEC §2 refuses tokens there.
       throw AuthError.invalidToken(
         'tokens in the query string are refused; send Authorization: Bearer <token>',
       );
+    }
+    if (request.body && typeof request.body === 'object' && 'access_token' in request.body) {
+      throw AuthError.invalidToken('tokens in the body are refused; send Authorization: Bearer <token>');
     }
     await super.canActivate(context);
     const principal = request.user as Principal;

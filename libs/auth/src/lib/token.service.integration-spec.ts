@@ -99,3 +99,23 @@ describe('TokenService with a verification cache', () => {
     }
   });
 });
+
+describe('TokenService revocation racing a verification', () => {
+  it('does not cache a token whose verification read the row before it was revoked', async () => {
+    const { storage, dispose } = await openTestStorage('sqlite');
+    try {
+      const userId = (await storage.users.create({ email: 'r@example.com', displayName: 'R' })).id;
+      const tokens = new TokenService(storage.tokens, { cacheTtlMs: 60_000 });
+      const { secret, record } = await tokens.issue({
+        userId,
+        kind: 'personal',
+        name: 'raced',
+        scopes: ['read:account'],
+      });
+      await Promise.all([tokens.verify(secret), tokens.revoke(userId, record.id, 'personal')]);
+      expect(await tokens.verify(secret)).toBeNull();
+    } finally {
+      await dispose();
+    }
+  });
+});

@@ -28,6 +28,8 @@ export class TokenService {
   /** digest → principal and when it was verified; insertion-ordered, so the oldest entry goes first. */
   private readonly verified = new Map<string, { principal: Principal; at: number }>();
   private readonly cacheTtlMs: number;
+  /** Bumped by every revocation, so that a verification that read the row before it does not cache it. */
+  private revocations = 0;
 
   constructor(
     private readonly tokens: TokensRepository,
@@ -67,6 +69,7 @@ export class TokenService {
       return cached.principal;
     }
     this.verified.delete(digest);
+    const revocationsBefore = this.revocations;
     const record = await this.tokens.findByDigest(digest);
     if (!record) return null;
     const principal: Principal = {
@@ -78,7 +81,7 @@ export class TokenService {
     };
     if (isExpired(principal, now)) return null;
     this.noteUse(record.id, now);
-    if (this.cacheTtlMs > 0) this.remember(digest, principal, now);
+    if (this.cacheTtlMs > 0 && revocationsBefore === this.revocations) this.remember(digest, principal, now);
     return principal;
   }
 
@@ -87,10 +90,13 @@ export class TokenService {
   }
 
   async revoke(userId: string, tokenId: string, kind: StoredTokenKind): Promise<boolean> {
+    const deleted = await this.tokens.delete(userId, tokenId, kind);
+    // Forget it only after the row is gone; a verification already reading the row will not cache it either.
+    this.revocations++;
     this.lastTouched.delete(tokenId);
     for (const [digest, entry] of this.verified)
       if (entry.principal.tokenId === tokenId) this.verified.delete(digest);
-    return this.tokens.delete(userId, tokenId, kind);
+    return deleted;
   }
 
   private remember(digest: string, principal: Principal, now: number): void {

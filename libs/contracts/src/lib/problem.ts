@@ -45,3 +45,22 @@ export const problemSchema = z
   })
   .meta({ id: 'Problem' });
 export type Problem = z.infer<typeof problemSchema>;
+
+/** Builds the problem object for a code: the one place where code, status, title and type meet. */
+export function problemOf(
+  code: ErrorCode,
+  detail: string,
+  requestId: string,
+  errors?: FieldError[],
+): Problem {
+  const { status, title } = ERROR_CODES[code];
+  return {
+    type: problemType(code),
+    title,
+    status,
+    code,
+    detail,
+    request_id: requestId,
+    ...(errors ? { errors } : {}),
+  };
+}

@@ -1,9 +1,8 @@
 import type { ModelMessage, ToolSet } from 'ai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import {
-  ERROR_CODES,
   LIMITS,
-  problemType,
+  problemOf,
   type ErrorCode,
   type QueryEventBody,
   type ToolCallRecord,
@@ -84,11 +83,7 @@ function idleWatchdog(ms: number) {
 }
 
 function failure(code: ErrorCode, detail: string, queryId: string): QueryEventBody {
-  const { status, title } = ERROR_CODES[code];
-  return {
-    type: 'query.failed',
-    error: { type: problemType(code), title, status, code, detail, request_id: queryId },
-  };
+  return { type: 'query.failed', error: problemOf(code, detail, queryId) };
 }
 
 /** Runs a handler with the per-call time limit; a handler that ignores the signal still loses the race. */
@@ -121,6 +116,13 @@ async function runHandler(
  * cancellation, and the typed events of SPEC §4 — `query.created` first and exactly one terminal event last.
  */
 export async function runQuery(input: RunInput, emit: RunEventSink): Promise<void> {
+  emit({
+    type: 'query.created',
+    query_id: input.queryId,
+    discussion_id: input.discussionId,
+    message_id: input.messageId,
+    model: input.modelName,
+  });
   // Imported on the first query rather than at start-up: the AI SDK is the largest thing the server loads.
   const { streamText, stepCountIs, tool } = await import('ai');
   const limits = { ...DEFAULT_RUN_LIMITS, ...input.limits };
@@ -131,14 +133,6 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
   const started = new Set<string>();
   let text = '';
 
-  emit({
-    type: 'query.created',
-    query_id: input.queryId,
-    discussion_id: input.discussionId,
-    message_id: input.messageId,
-    model: input.modelName,
-  });
-
   const tools: ToolSet = {};
   for (const definition of input.tools) {
     tools[definition.name] = tool({
@@ -147,17 +141,23 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
       execute: async (args: Record<string, unknown>, { toolCallId }) => {
         started.add(toolCallId);
         emit({ type: 'tool_call.started', call_id: toolCallId, tool: definition.name, arguments: args });
-        return runHandler(
-          definition,
-          args,
-          {
-            userId: input.userId,
-            discussionId: input.discussionId,
-            signal,
-            notify: (notice) => emit(notice),
-          },
-          limits.toolTimeoutMs,
-        );
+        // The model is not expected to send anything while a tool works: only the tool's own limit applies.
+        idle.pause();
+        try {
+          return await runHandler(
+            definition,
+            args,
+            {
+              userId: input.userId,
+              discussionId: input.discussionId,
+              signal,
+              notify: (notice) => emit(notice),
+            },
+            limits.toolTimeoutMs,
+          );
+        } finally {
+          idle.resume();
+        }
       },
     });
   }
@@ -171,7 +171,10 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
   try {
     const result = streamText({
       model: input.model,
-      system: systemPrompt(input.recalled),
+      system: systemPrompt(
+        input.recalled,
+        input.tools.map((t) => t.name),
+      ),
       messages,
       tools,
       stopWhen: stepCountIs(limits.maxSteps),

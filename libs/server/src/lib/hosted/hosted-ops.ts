@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../config/server-config';
-import { hostedDatabase, openHostedStorage } from './hosted';
+import { hostedDatabase } from './hosted';
+import { openStorageFor } from '../config/open-storage';
 import { createAccount, parseScopeList } from '../accounts/create-account';
 
 export const HOSTED_OPS_USAGE = `Usage: assistant-hosted-ops <command> [options]
@@ -30,7 +31,7 @@ export async function runHostedOps(
     return command ? 0 : 2;
   }
   if (command === 'migrate') {
-    const storage = await openHostedStorage(hostedDatabase(env), 'run');
+    const storage = await openStorageFor(hostedDatabase(env), 'run');
     await storage.close();
     out('the database schema is up to date');
     return 0;
@@ -42,7 +43,7 @@ export async function runHostedOps(
       strict: true,
     });
     const scopes = parseScopeList(values.scopes);
-    const storage = await openHostedStorage(hostedDatabase(env), 'require-current');
+    const storage = await openStorageFor(hostedDatabase(env), 'require-current');
     try {
       const account = await createAccount(storage, { email: values.email, displayName: values.name, scopes });
       out(JSON.stringify(account, null, 2));

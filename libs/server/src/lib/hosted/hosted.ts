@@ -1,11 +1,6 @@
 import { HOSTED_RATE_LIMITS } from '@assistant/contracts';
-import {
-  openStorage,
-  postgresConfigFromUrl,
-  StorageError,
-  type DatabaseConfig,
-  type Storage,
-} from '@assistant/storage';
+import { postgresConfigFromUrl, type DatabaseConfig } from '@assistant/storage';
+import { openStorageFor } from '../config/open-storage';
 import {
   ConfigError,
   logLevel,
@@ -41,21 +36,10 @@ export function hostedConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig
     database: hostedDatabase(env),
     rateLimits: rateLimitsFromEnv(env, HOSTED_RATE_LIMITS),
     logLevel: logLevel(env.ASSISTANT_LOG_LEVEL, 'info'),
-    trustProxy: env.ASSISTANT_TRUST_PROXY !== 'false',
+    trustProxy: env.ASSISTANT_TRUST_PROXY === 'true',
     queries: queryConfigFromEnv(env),
     tokenCacheTtlMs: 0,
   };
-}
-
-export async function openHostedStorage(
-  database: DatabaseConfig,
-  migrations: 'run' | 'require-current',
-): Promise<Storage> {
-  try {
-    return await openStorage(database, { migrations });
-  } catch (error) {
-    throw error instanceof StorageError ? new ConfigError(error.message) : error;
-  }
 }
 
 /**
@@ -64,7 +48,7 @@ export async function openHostedStorage(
  */
 export async function startHosted(env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
   const config = hostedConfig(env);
-  const storage = await openHostedStorage(config.database, 'require-current');
+  const storage = await openStorageFor(config.database, 'require-current');
   // Redis-backed stores come with the hosted Redis work; until then each process counts and keeps query events
   // on its own, so a resumed stream must reach the process that runs the query.
   const parts = { storage, rateLimits: new MemoryRateLimitStore(), queryEvents: new MemoryQueryEventLog() };

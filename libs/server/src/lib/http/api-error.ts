@@ -1,10 +1,4 @@
-import {
-  ERROR_CODES,
-  problemType,
-  type ErrorCode,
-  type FieldError,
-  type Problem,
-} from '@assistant/contracts';
+import { ERROR_CODES, problemOf, type ErrorCode, type FieldError } from '@assistant/contracts';
 
 /** An error the API answers on purpose, with a stable code (SPEC §5). */
 export class ApiError extends Error {
@@ -33,20 +27,5 @@ export class ApiError extends Error {
   }
 }
 
-export function toProblem(
-  code: ErrorCode,
-  detail: string,
-  requestId: string,
-  errors?: FieldError[],
-): Problem {
-  const { status, title } = ERROR_CODES[code];
-  return {
-    type: problemType(code),
-    title,
-    status,
-    code,
-    detail,
-    request_id: requestId,
-    ...(errors ? { errors } : {}),
-  };
-}
+/** The problem+json body for a code (SPEC §5). */
+export const toProblem = problemOf;

@@ -51,10 +51,14 @@ export async function createHttpApp(
     return503OnClosing: true,
     // Requests Fastify cannot route at all (a malformed URL) still get a problem and the rate-limit headers.
     frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
-      void limit(request, reply).then((answered) => {
-        if (!answered)
-          replyWithProblem(request, reply, { code: 'not_found', detail: 'the URL is malformed' });
-      });
+      limit(request, reply).then(
+        (answered) => {
+          if (!answered)
+            replyWithProblem(request, reply, { code: 'not_found', detail: 'the URL is malformed' });
+        },
+        () =>
+          replyWithProblem(request, reply, { code: 'internal', detail: 'the request could not be counted' }),
+      );
     },
   });
   const fastify = adapter.getInstance();

@@ -74,7 +74,7 @@ export class ProblemFilter implements ExceptionFilter {
       if (status === 405)
         return { code: 'method_not_allowed', detail: `${request.method} is not allowed here` };
     }
-    this.logger.error({ err: exception, request_id: request.id }, 'unhandled error');
+    this.logger.error({ err: exception, request_id: request.id, msg: 'unhandled error' });
     return {
       code: 'internal',
       detail: 'something went wrong on our side; quote the request_id if you report it',

@@ -48,11 +48,12 @@ export class QueriesController {
     @Res() reply: FastifyReply,
   ): void {
     const record = this.queries.find(p.userId, id);
-    this.streamer.stream(
-      record.id,
-      lastEventId !== undefined ? parseLastEventId(lastEventId) : (query.after ?? 0),
-      reply,
-    );
+    const after = lastEventId !== undefined ? parseLastEventId(lastEventId) : (query.after ?? 0);
+    if (after > this.queries.present(record).last_event_id) {
+      const field = lastEventId !== undefined ? 'Last-Event-ID' : 'after';
+      throw ApiError.validation([{ field, message: 'is beyond the last event of this query' }]);
+    }
+    this.streamer.stream(record.id, after, reply);
   }
 
   @Post(':id/cancel')

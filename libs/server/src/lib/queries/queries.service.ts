@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { isTerminalEvent, type CreateQuery, type Query, type QueryEventBody } from '@assistant/contracts';
 import { ModelCatalog, ModelUnavailableError, runQuery, toolCallsOf } from '@assistant/agent-core';
 import { allowedTools, memoryTools, type MemoryDriver, type ToolDefinition } from '@assistant/tool-adapters';
@@ -24,13 +24,12 @@ export function titleFrom(text: string): string {
 }
 
 @Injectable()
-export class QueriesService implements OnApplicationShutdown {
+export class QueriesService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('QueriesService');
   /** Runs in progress on this process, by query id, so they can be cancelled and counted per user. */
-  private readonly running = new Map<
-    string,
-    { userId: string; controller: AbortController; done: Promise<void> }
-  >();
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
+  /** Runs in progress (or being prepared) per user, for the concurrent-run cap (SPEC §7). */
+  private readonly slots = new Map<string, number>();
   private readonly tools: ToolDefinition[];
   private readonly models: ModelCatalog;
 
@@ -49,60 +48,31 @@ export class QueriesService implements OnApplicationShutdown {
    */
   async start(principal: Principal, body: CreateQuery): Promise<QueryRecord> {
     const { userId } = principal;
-    let model;
+    const model = await this.pickModel(body.model);
+    const tools = this.toolsFor(principal, body.tools);
+    const release = this.reserveRun(userId);
+    let prepared;
     try {
-      model = await this.models.pick(body.model);
+      prepared = await this.prepare(principal, body);
     } catch (error) {
-      if (error instanceof ModelUnavailableError) throw new ApiError('model_unavailable', error.message);
+      release();
       throw error;
     }
-    const tools = this.toolsFor(principal, body.tools);
-    const runningForUser = [...this.running.values()].filter((run) => run.userId === userId).length;
-    if (runningForUser >= this.config.queries.maxConcurrentPerUser) {
-      throw new ApiError(
-        'rate_limited',
-        `${runningForUser} queries are already running for this account; wait for one to finish`,
-        undefined,
-        { 'retry-after': '5' },
-      );
-    }
-
-    const discussion = body.discussion_id
-      ? await this.storage.discussions.get(userId, body.discussion_id)
-      : await this.storage.discussions.create(userId, titleFrom(body.text));
-    if (!discussion) throw ApiError.notFound('discussion');
-    const history = await this.storage.discussions.recentMessages(userId, discussion.id, HISTORY_MESSAGES);
-    const recalled = await this.storage.memories.recall(userId, body.text, RECALLED_MEMORIES);
-
-    const queryId = newId('query');
-    await this.storage.discussions.appendMessage(userId, discussion.id, {
-      role: 'user',
-      text: body.text,
-      queryId,
-    });
-    // Allocated after the question is stored: message ids sort in conversation order.
-    const messageId = newId('message');
-    this.log.open({
-      id: queryId,
-      userId,
-      discussionId: discussion.id,
-      messageId,
-      model: model.name,
-      createdAt: new Date(),
-    });
+    const { discussionId, queryId, messageId, history, recalled } = prepared;
+    this.log.open({ id: queryId, userId, discussionId, messageId, model: model.name, createdAt: new Date() });
 
     const controller = new AbortController();
     const done = runQuery(
       {
         queryId,
-        discussionId: discussion.id,
+        discussionId,
         messageId,
         userId,
         modelName: model.name,
         model: model.model,
         text: body.text,
-        history: history.map((m) => ({ role: m.role, text: m.text })),
-        recalled: recalled.map((m) => ({ content: m.content, created_at: m.createdAt.toISOString() })),
+        history,
+        recalled,
         tools,
         signal: controller.signal,
         limits: this.config.queries.limits,
@@ -111,14 +81,79 @@ export class QueriesService implements OnApplicationShutdown {
         isTerminalEvent(event) ? this.finish(queryId, event) : void this.log.append(queryId, event),
     )
       .catch((error: unknown) => {
-        this.logger.error({ err: error, query_id: queryId }, 'run crashed');
+        this.logger.error({ err: error, query_id: queryId, msg: 'run crashed' });
         if (this.log.get(queryId)?.status === 'running') {
-          void this.finish(queryId, failed(queryId, 'internal', 'the run failed on our side'));
+          return this.finish(queryId, failed(queryId, 'internal', 'the run failed on our side'));
         }
       })
-      .finally(() => this.running.delete(queryId));
-    this.running.set(queryId, { userId, controller, done });
+      .finally(() => {
+        this.running.delete(queryId);
+        release();
+      });
+    this.running.set(queryId, { controller, done });
     return this.log.get(queryId) as QueryRecord;
+  }
+
+  /**
+   * Takes one of the user's run slots at once, before any await, so that simultaneous requests cannot all pass
+   * the check; the returned function gives it back (once).
+   */
+  private reserveRun(userId: string): () => void {
+    const taken = this.slots.get(userId) ?? 0;
+    if (taken >= this.config.queries.maxConcurrentPerUser) {
+      throw new ApiError(
+        'rate_limited',
+        `${taken} queries are already running for this account; wait for one to finish`,
+        undefined,
+        { 'retry-after': '5' },
+      );
+    }
+    this.slots.set(userId, taken + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.slots.get(userId) ?? 1) - 1;
+      if (left > 0) this.slots.set(userId, left);
+      else this.slots.delete(userId);
+    };
+  }
+
+  /** Finds or starts the discussion, reads what the model may see, and stores the question. */
+  private async prepare(principal: Principal, body: CreateQuery) {
+    const { userId } = principal;
+    const discussion = body.discussion_id
+      ? await this.storage.discussions.get(userId, body.discussion_id)
+      : await this.storage.discussions.create(userId, titleFrom(body.text));
+    if (!discussion) throw ApiError.notFound('discussion');
+    const history = await this.storage.discussions.recentMessages(userId, discussion.id, HISTORY_MESSAGES);
+    // Memories go into the model's context only for a token that may read them (SPEC §2).
+    const recalled = principal.scopes.includes('read:memories')
+      ? await this.storage.memories.recall(userId, body.text, RECALLED_MEMORIES)
+      : [];
+    const queryId = newId('query');
+    await this.storage.discussions.appendMessage(userId, discussion.id, {
+      role: 'user',
+      text: body.text,
+      queryId,
+    });
+    return {
+      discussionId: discussion.id,
+      queryId,
+      // Allocated after the question is stored: message ids sort in conversation order.
+      messageId: newId('message'),
+      history: history.map((m) => ({ role: m.role, text: m.text })),
+      recalled: recalled.map((m) => ({ content: m.content, created_at: m.createdAt.toISOString() })),
+    };
+  }
+
+  private async pickModel(requested: string | undefined) {
+    try {
+      return await this.models.pick(requested);
+    } catch (error) {
+      if (error instanceof ModelUnavailableError) throw new ApiError('model_unavailable', error.message);
+      throw error;
+    }
   }
 
   /** The query if it belongs to this user; anyone else's is as good as missing (404). */
@@ -147,7 +182,11 @@ export class QueriesService implements OnApplicationShutdown {
     };
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Before the HTTP server closes (it waits for open streams): cancel every run, so that each stream ends
+   * with its terminal event and the process stops promptly instead of waiting for answers to finish.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     for (const run of this.running.values()) run.controller.abort();
     await Promise.allSettled([...this.running.values()].map((run) => run.done));
   }
@@ -169,7 +208,7 @@ export class QueriesService implements OnApplicationShutdown {
           queryId,
         });
       } catch (error) {
-        this.logger.error({ err: error, query_id: queryId }, 'could not store the answer');
+        this.logger.error({ err: error, query_id: queryId, msg: 'could not store the answer' });
         terminal = failed(queryId, 'internal', 'the answer could not be stored');
       }
     }

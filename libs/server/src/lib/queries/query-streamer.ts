@@ -16,6 +16,8 @@ export class QueryStreamer {
   ) {}
 
   stream(queryId: string, after: number, reply: FastifyReply): void {
+    // The client may have gone while the query was being prepared: nothing to stream to.
+    if (reply.raw.destroyed) return;
     let unsubscribe: () => void = () => undefined;
     const sse = new SseStream(reply, this.config.queries.pingIntervalMs, () => unsubscribe());
     unsubscribe = this.log.subscribe(queryId, after, (event) => {

@@ -1,23 +1,28 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RATE_LIMIT_HEADERS, type RateLimitResource } from '@assistant/contracts';
+import { checkTokenFormat } from '@assistant/auth';
 import type { RateLimitStore } from './rate-limit.store';
 import type { RateLimitConfig } from '../config/server-config';
 import { replyWithProblem } from '../http/reply-problem';
 
+/** By the route Fastify matched, not the raw URL, so that an encoded path cannot slip into another bucket. */
 function resourceOf(request: FastifyRequest): RateLimitResource {
-  const path = request.url.split('?')[0];
-  if (request.method === 'POST' && path === '/api/v1/queries') return 'queries';
-  if (path.startsWith('/oauth/')) return 'auth';
+  const route = request.routeOptions.url ?? '';
+  if (request.method === 'POST' && route === '/api/v1/queries') return 'queries';
+  if (route.startsWith('/oauth/')) return 'auth';
   return 'core';
 }
 
-/** Requests are counted per token (by its digest, never the secret) and, without a token, per client address. */
+/**
+ * Requests are counted per token (by its digest, never the secret). Without a token, or with one that is not
+ * even well formed, per client address: made-up tokens must not each get a fresh bucket.
+ */
 function callerKey(request: FastifyRequest): string {
   const header = request.headers.authorization;
-  if (header && /^bearer\s+\S+$/i.test(header)) {
-    return `tok:${createHash('sha256').update(header.slice(7).trim()).digest('base64url')}`;
-  }
+  const secret = header && /^bearer\s+\S+$/i.test(header) ? header.slice(7).trim() : undefined;
+  if (secret && checkTokenFormat(secret))
+    return `tok:${createHash('sha256').update(secret).digest('base64url')}`;
   return `ip:${request.ip}`;
 }
 

@@ -1,11 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import {
-  openStorage,
-  postgresConfigFromUrl,
-  sqliteFileIn,
-  StorageError,
-  type DatabaseConfig,
-} from '@assistant/storage';
+import { postgresConfigFromUrl, sqliteFileIn, type DatabaseConfig } from '@assistant/storage';
+import { openStorageFor } from '../config/open-storage';
 import {
   ConfigError,
   logLevel,
@@ -96,9 +91,7 @@ export async function startSelfHost(
   }
   const lock = lockDataDir(config.dataDir);
   try {
-    const storage = await openStorage(config.database, { migrations: 'run' }).catch((error: unknown) => {
-      throw error instanceof StorageError ? new ConfigError(error.message) : error;
-    });
+    const storage = await openStorageFor(config.database, 'run');
     const credentialsFile = credentialsFileIn(config.dataDir);
     let owner;
     try {
@@ -112,7 +105,12 @@ export async function startSelfHost(
       await storage.close();
       throw error;
     });
-    writeCredentials(credentialsFile, { base_url: server.url, ...owner.credentials });
+    try {
+      writeCredentials(credentialsFile, { base_url: server.url, ...owner.credentials });
+    } catch (error) {
+      await server.close();
+      throw new ConfigError(`cannot write ${credentialsFile}: ${(error as Error).message}`);
+    }
     return {
       ...server,
       dataDir: config.dataDir,
@@ -141,9 +139,7 @@ export async function addSelfHostAccount(
 ): Promise<CreatedAccount> {
   const config = selfHostConfig(options, env);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const storage = await openStorage(config.database, { migrations: 'run' }).catch((error: unknown) => {
-    throw error instanceof StorageError ? new ConfigError(error.message) : error;
-  });
+  const storage = await openStorageFor(config.database, 'run');
   try {
     return await createAccount(storage, {
       email: options.email,

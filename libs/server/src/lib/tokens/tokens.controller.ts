@@ -46,6 +46,16 @@ export class TokensController {
     @CurrentPrincipal() p: Principal,
     @Body(validBody(createTokenSchema)) body: CreateToken,
   ): Promise<CreatedToken> {
+    const beyond = body.scopes.filter((scope) => !p.scopes.includes(scope));
+    if (beyond.length > 0) {
+      // A token can hand on what it holds, never more: otherwise a narrow token could mint a wider one.
+      throw ApiError.validation(
+        beyond.map((scope) => ({
+          field: 'scopes',
+          message: `${scope} is not held by the token making this call`,
+        })),
+      );
+    }
     const issued = await this.tokens.issue({
       userId: p.userId,
       kind: 'personal',

@@ -24,6 +24,8 @@ export function memoryTools(driver: MemoryDriver): ToolDefinition[] {
       input: z.object({ content: z.string().trim().min(1).max(2000).describe('The fact, as one sentence') }),
       scope: 'write:memories',
       handler: async ({ content }, context) => {
+        // A call that already timed out or was cancelled must not save behind the user's back.
+        context.signal.throwIfAborted();
         const saved = await driver.save(context.userId, { content, discussionId: context.discussionId });
         context.notify({ type: 'memory.saved', memory_id: saved.id, content: saved.content });
         return { memory_id: saved.id, content: saved.content };
