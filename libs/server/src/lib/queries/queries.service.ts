@@ -26,7 +26,7 @@ export function titleFrom(text: string): string {
 @Injectable()
 export class QueriesService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('QueriesService');
-  /** Runs in progress on this process, by query id, so they can be cancelled and counted per user. */
+  /** Runs in progress on this process, by query id, so that they can be cancelled (one by one, or all at shutdown). */
   private readonly running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
   /** Runs in progress (or being prepared) per user, for the concurrent-run cap (SPEC §7). */
   private readonly slots = new Map<string, number>();
