@@ -162,6 +162,13 @@ describe('the self-hosted server and `assistant serve`', () => {
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('rate_limited');
     expect(limited.headers.get('x-ratelimit-resource')).toBe('queries');
+    // The bucket is the user's: another of their tokens does not get a fresh one (SPEC §7).
+    const second = await api.post<{ token: string }>('/tokens', {
+      name: 'second',
+      scopes: ['write:queries'],
+    });
+    const sameUser = await api.post<Problem>('/queries', { text: 'hello' }, { token: second.body.token });
+    expect(sameUser.status).toBe(429);
     // Other calls are in the core bucket and still go through.
     expect((await api.get('/me')).headers.get('x-ratelimit-resource')).toBe('core');
   });

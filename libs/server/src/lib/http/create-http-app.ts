@@ -5,6 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '@assistant/contracts';
+import { TokenService } from '@assistant/auth';
 import type { ServerConfig } from '../config/server-config';
 import { AppModule } from '../app.module';
 import type { ServerParts } from '../server-parts';
@@ -41,7 +42,11 @@ export async function createHttpApp(
   config: ServerConfig,
   parts: ServerParts,
 ): Promise<NestFastifyApplication> {
-  const limit = rateLimiter(parts.rateLimits, config.rateLimits);
+  // The limiter runs in Fastify's hooks, before Nest; it reaches the token service once the app exists.
+  const late: { tokens?: TokenService } = {};
+  const userOf = async (secret: string) =>
+    late.tokens ? ((await late.tokens.verify(secret))?.userId ?? null) : null;
+  const limit = rateLimiter(parts.rateLimits, config.rateLimits, userOf);
   const adapter = new FastifyAdapter({
     bodyLimit: LIMITS.maxJsonBodyBytes,
     genReqId: requestId,
@@ -79,6 +84,7 @@ export async function createHttpApp(
     abortOnError: false,
   });
   app.useLogger(new PinoNestLogger(fastify.log));
+  late.tokens = app.get(TokenService);
   app.setGlobalPrefix('api/v1', { exclude: ['healthz'] });
   return app;
 }

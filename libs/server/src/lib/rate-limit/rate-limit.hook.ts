@@ -14,16 +14,33 @@ function resourceOf(request: FastifyRequest): RateLimitResource {
   return 'core';
 }
 
-/**
- * Requests are counted per token (by its digest, never the secret). Without a token, or with one that is not
- * even well formed, per client address: made-up tokens must not each get a fresh bucket.
- */
-function callerKey(request: FastifyRequest): string {
+/** The bearer secret if it is at least well formed (prefix and checksum); made-up strings count as none. */
+function wellFormedSecret(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   const secret = header && /^bearer\s+\S+$/i.test(header) ? header.slice(7).trim() : undefined;
-  if (secret && checkTokenFormat(secret))
-    return `tok:${createHash('sha256').update(secret).digest('base64url')}`;
-  return `ip:${request.ip}`;
+  return secret && checkTokenFormat(secret) ? secret : undefined;
+}
+
+/** Finds the account behind a token, for the buckets that SPEC §7 counts per user. */
+export type UserOfToken = (secret: string) => Promise<string | null>;
+
+/**
+ * `core` is counted per token (by its digest, never the secret) and `queries` per user, whichever of the
+ * user's tokens calls. Without a token, or with one that is not even well formed or not valid, per client
+ * address: made-up tokens must not each get a fresh bucket.
+ */
+async function callerKey(
+  request: FastifyRequest,
+  resource: RateLimitResource,
+  userOf: UserOfToken,
+): Promise<string> {
+  const secret = wellFormedSecret(request);
+  if (!secret) return `ip:${request.ip}`;
+  if (resource === 'queries') {
+    const userId = await userOf(secret);
+    return userId ? `usr:${userId}` : `ip:${request.ip}`;
+  }
+  return `tok:${createHash('sha256').update(secret).digest('base64url')}`;
 }
 
 /**
@@ -33,11 +50,16 @@ function callerKey(request: FastifyRequest): string {
  */
 export type RateLimiter = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
 
-export function rateLimiter(store: RateLimitStore, config: RateLimitConfig): RateLimiter {
+export function rateLimiter(
+  store: RateLimitStore,
+  config: RateLimitConfig,
+  userOf: UserOfToken,
+): RateLimiter {
   return async (request, reply) => {
     const resource = resourceOf(request);
     const { limit, windowSeconds } = config[resource];
-    const { count, resetAt } = await store.hit(`${resource}:${callerKey(request)}`, windowSeconds);
+    const key = await callerKey(request, resource, userOf);
+    const { count, resetAt } = await store.hit(`${resource}:${key}`, windowSeconds);
     const resetSeconds = Math.ceil(resetAt / 1000);
     reply.header(RATE_LIMIT_HEADERS.limit, limit);
     reply.header(RATE_LIMIT_HEADERS.remaining, Math.max(0, limit - count));
