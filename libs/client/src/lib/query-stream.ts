@@ -1,3 +1,4 @@
+import { setTimeout as pause } from 'node:timers/promises';
 import { isTerminalEvent, queryEventSchema, type CreateQuery, type QueryEvent } from '@assistant/contracts';
 import { ApiRequestError, ConnectionError, ProtocolError, StreamInterruptedError } from './errors';
 import { readEvents } from './event-stream';
@@ -203,20 +204,11 @@ function isRetryable(error: unknown): boolean {
   return false;
 }
 
-function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, milliseconds);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** An abortable pause that rejects with the signal's own reason, as the rest of the stream does. */
+async function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await pause(milliseconds, undefined, { signal });
+  } catch (error) {
+    throw signal?.aborted ? signal.reason : error;
+  }
 }

@@ -1,3 +1,4 @@
+import { setTimeout as pause } from 'node:timers/promises';
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
@@ -81,21 +82,6 @@ export function pieces(text: string): string[] {
   return text.match(/\S+\s*/g) ?? [text];
 }
 
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export interface BuiltinModelOptions {
   /** Pause between streamed words, so that answers arrive piece by piece as from a real model. */
   pacingMs?: number;
@@ -159,7 +145,7 @@ export function builtinModel(options: BuiltinModelOptions = {}): LanguageModelV3
               controller.enqueue({ type: 'text-start', id: 'text' });
               const parts = pieces(reply.text);
               for (const [i, delta] of parts.entries()) {
-                if (i > 0) await delay(pacingMs, signal);
+                if (i > 0 && pacingMs > 0) await pause(pacingMs, undefined, { signal });
                 controller.enqueue({ type: 'text-delta', id: 'text', delta });
               }
               controller.enqueue({ type: 'text-end', id: 'text' });
