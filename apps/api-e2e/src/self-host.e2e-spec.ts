@@ -116,6 +116,22 @@ describe('the self-hosted server and `assistant serve`', () => {
     );
   });
 
+  it('says in one line that the port is taken', async () => {
+    const first = await serve();
+    const port = new URL(first.url).port;
+    const otherDir = mkdtempSync(join(tmpdir(), 'assistant-self-host-'));
+    try {
+      const second = await run(BUILT.cli, ['serve', '--data-dir', otherDir, '--port', port], {});
+      expect(second.code).not.toBe(0);
+      expect(second.stdout).toBe('');
+      expect(second.stderr.trim()).toBe(
+        `assistant: port ${port} on 127.0.0.1 is already in use; is another server running? Choose another with --port`,
+      );
+    } finally {
+      rmSync(otherDir, { recursive: true, force: true });
+    }
+  });
+
   it('shows help with examples', async () => {
     const help = await run(BUILT.cli, ['serve', '--help'], {});
     expect(help.code).toBe(0);

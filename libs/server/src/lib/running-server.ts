@@ -17,7 +17,10 @@ export async function listen(
 ): Promise<RunningServer & { app: NestFastifyApplication }> {
   const app = await createHttpApp(config, parts);
   try {
-    await app.listen(config.port, config.host);
+    // Fastify listens itself after Nest's init: Nest's own listen() logs a failure as an error line of its own,
+    // before the one clear line we print for it below.
+    await app.init();
+    await app.getHttpAdapter().getInstance().listen({ port: config.port, host: config.host });
   } catch (error) {
     await app.close().catch(() => undefined);
     const code = (error as NodeJS.ErrnoException).code;
