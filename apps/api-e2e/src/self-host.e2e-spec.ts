@@ -202,6 +202,6 @@ describe('the self-hosted server and `assistant serve`', () => {
     expect(Date.now() - stoppedAt).toBeLessThan(10_000);
     const result = await stream;
     expect(result.events.at(-1)!.event).toMatchObject({ type: 'query.incomplete', reason: 'cancelled' });
-    expect(existsSync(join(dataDir, 'server.lock'))).toBe(false);
+    expect(existsSync(join(dataDir, 'server.pid'))).toBe(false);
   });
 });

@@ -18,3 +18,4 @@ export type { UsersRepository } from './lib/repositories/users.repository';
 export type { TokensRepository, NewToken } from './lib/repositories/tokens.repository';
 export type { DiscussionsRepository, NewMessage } from './lib/repositories/discussions.repository';
 export type { MemoriesRepository, NewMemory } from './lib/repositories/memories.repository';
+export { tryLockFile, type ProcessLock } from './lib/process-lock';
