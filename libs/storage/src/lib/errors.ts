@@ -1,7 +1,7 @@
 /** Errors of the storage layer, with a stable code the server maps to problem+json. */
 export class StorageError extends Error {
   constructor(
-    readonly code: 'invalid_cursor' | 'database_locked' | 'migrations_pending' | 'database_unreachable',
+    readonly code: 'invalid_cursor' | 'migrations_pending' | 'database_unreachable',
     message: string,
   ) {
     super(message);

@@ -1,4 +1,4 @@
-import { ERROR_CODES, problemOf, type ErrorCode, type FieldError } from '@assistant/contracts';
+import { ERROR_CODES, type ErrorCode, type FieldError } from '@assistant/contracts';
 
 /** An error the API answers on purpose, with a stable code (SPEC §5). */
 export class ApiError extends Error {
@@ -26,6 +26,3 @@ export class ApiError extends Error {
     return new ApiError('validation_failed', detail, errors);
   }
 }
-
-/** The problem+json body for a code (SPEC §5). */
-export const toProblem = problemOf;

@@ -10,7 +10,7 @@ import type { ServerConfig } from '../config/server-config';
 import { AppModule } from '../app.module';
 import type { ServerParts } from '../server-parts';
 import { rateLimiter } from '../rate-limit/rate-limit.hook';
-import { replyWithProblem } from './reply-problem';
+import { replyWithProblem, SEND_JSON } from './reply-problem';
 import { logRequests, loggerOptions, PinoNestLogger, requestLogController } from './logging';
 
 const CLIENT_REQUEST_ID = /^[\w.-]{1,64}$/;
@@ -74,7 +74,7 @@ export async function createHttpApp(
     if (hasNonJsonBody(request)) {
       return replyWithProblem(request, reply, {
         code: 'unsupported_media_type',
-        detail: 'send the body as JSON with Content-Type: application/json',
+        detail: SEND_JSON,
       });
     }
   });

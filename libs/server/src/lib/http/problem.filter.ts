@@ -4,7 +4,7 @@ import type { ErrorCode, FieldError } from '@assistant/contracts';
 import { AuthError } from '@assistant/auth';
 import { StorageError } from '@assistant/storage';
 import { ApiError } from './api-error';
-import { replyWithProblem } from './reply-problem';
+import { replyWithProblem, SEND_JSON } from './reply-problem';
 
 interface Mapped {
   code: ErrorCode;
@@ -20,10 +20,7 @@ interface Mapped {
 const BODY_ERRORS_BY_STATUS: Record<number, (message: string) => Mapped> = {
   400: (message) => invalidBody(/json/i.test(message) ? `the body is not valid JSON: ${message}` : message),
   413: () => ({ code: 'payload_too_large', detail: 'the body is larger than 64 KiB' }),
-  415: () => ({
-    code: 'unsupported_media_type',
-    detail: 'send the body as JSON with Content-Type: application/json',
-  }),
+  415: () => ({ code: 'unsupported_media_type', detail: SEND_JSON }),
 };
 
 function invalidBody(message: string): Mapped {

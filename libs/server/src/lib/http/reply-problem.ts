@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorCode, FieldError } from '@assistant/contracts';
-import { toProblem } from './api-error';
+import { problemOf, type ErrorCode, type FieldError } from '@assistant/contracts';
 
 /** Sends an RFC 9457 problem: used by the exception filter and by the hooks that answer before Nest does. */
 export function replyWithProblem(
@@ -8,7 +7,10 @@ export function replyWithProblem(
   reply: FastifyReply,
   problem: { code: ErrorCode; detail: string; errors?: FieldError[]; headers?: Record<string, string> },
 ): FastifyReply {
-  const body = toProblem(problem.code, problem.detail, String(request.id), problem.errors);
+  const body = problemOf(problem.code, problem.detail, String(request.id), problem.errors);
   for (const [name, value] of Object.entries(problem.headers ?? {})) reply.header(name, value);
   return reply.status(body.status).type('application/problem+json').send(body);
 }
+
+/** What a client sending anything but JSON is told, whichever layer notices. */
+export const SEND_JSON = 'send the body as JSON with Content-Type: application/json';

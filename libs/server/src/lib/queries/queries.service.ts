@@ -1,12 +1,18 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import { isTerminalEvent, type CreateQuery, type Query, type QueryEventBody } from '@assistant/contracts';
+import {
+  isTerminalEvent,
+  problemOf,
+  type CreateQuery,
+  type Query,
+  type QueryEventBody,
+} from '@assistant/contracts';
 import { ModelCatalog, ModelUnavailableError, runQuery, toolCallsOf } from '@assistant/agent-core';
 import { allowedTools, memoryTools, type MemoryDriver, type ToolDefinition } from '@assistant/tool-adapters';
 import type { Principal } from '@assistant/auth';
 import { newId, type Storage } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../core.module';
 import type { ServerConfig } from '../config/server-config';
-import { ApiError, toProblem } from '../http/api-error';
+import { ApiError } from '../http/api-error';
 import { QUERY_EVENT_LOG } from './queries.tokens';
 import type { QueryEventLog, QueryRecord } from './query-event-log';
 
@@ -249,5 +255,5 @@ export class QueriesService implements BeforeApplicationShutdown {
 }
 
 function failed(queryId: string, code: 'internal', detail: string): QueryEventBody {
-  return { type: 'query.failed', error: toProblem(code, detail, queryId) };
+  return { type: 'query.failed', error: problemOf(code, detail, queryId) };
 }
