@@ -1,11 +1,16 @@
 export {
   AssistantClient,
   type AssistantClientOptions,
-  type PageParams,
-  type QueryInfo,
+  type ListOperationId,
+  type OperationMethods,
   type RequestOptions,
-  type SearchParams,
 } from './lib/client';
+export {
+  operationPath,
+  type JsonOperationId,
+  type OperationInput,
+  type OperationOutput,
+} from './lib/operations';
 export {
   DEFAULT_RECONNECT,
   type AttachOptions,
@@ -21,20 +26,6 @@ export {
   ProtocolError,
   StreamInterruptedError,
 } from './lib/errors';
-export {
-  DEFAULT_BASE_URL,
-  InvalidBaseUrlError,
-  MissingTokenError,
-  credentialsFileIn,
-  defaultDataDir,
-  readCredentials,
-  resolveConnection,
-  resolveDataDir,
-  type ConnectionFlags,
-  type Credentials,
-  type ResolvedConnection,
-  type SettingSource,
-} from './lib/local-credentials';
 // The contract's types that appear in this client's API, so that a user needs only this package.
 export type {
   Account,

@@ -1,14 +1,125 @@
-export * from './lib/scopes';
-export * from './lib/ids';
-export * from './lib/limits';
-export * from './lib/rate-limits';
-export * from './lib/problem';
-export * from './lib/common';
-export * from './lib/account';
-export * from './lib/discussions';
-export * from './lib/memories';
-export * from './lib/tokens';
-export * from './lib/queries';
-export * from './lib/events';
-export * from './lib/endpoints';
-export * from './lib/openapi';
+// The public surface of @assistant/contracts, name by name: what is not listed here is internal.
+export {
+  SCOPE_DESCRIPTIONS,
+  type Scope,
+  ALL_SCOPES,
+  FIRST_PARTY_ONLY_SCOPES,
+  scopeSchema,
+  isScope,
+} from './lib/scopes';
+export { ID_PREFIXES, type IdKind } from './lib/ids';
+export { LIMITS } from './lib/limits';
+export {
+  rateLimitResourceSchema,
+  type RateLimitResource,
+  RATE_LIMIT_HEADERS,
+  HOSTED_RATE_LIMITS,
+} from './lib/rate-limits';
+export {
+  ERROR_CODES,
+  type ErrorCode,
+  PROBLEM_TYPE_BASE,
+  problemType,
+  fieldErrorSchema,
+  type FieldError,
+  problemSchema,
+  type Problem,
+  problemOf,
+} from './lib/problem';
+export {
+  timestampSchema,
+  textSchema,
+  pageQuerySchema,
+  searchablePageQuerySchema,
+  type PageQuery,
+  type SearchablePageQuery,
+  listEnvelopeSchema,
+  type ListEnvelope,
+} from './lib/common';
+export {
+  deploymentSchema,
+  type Deployment,
+  tokenKindSchema,
+  type TokenKind,
+  accountSchema,
+  type Account,
+} from './lib/account';
+export {
+  discussionSchema,
+  type Discussion,
+  createDiscussionSchema,
+  type CreateDiscussion,
+  updateDiscussionSchema,
+  type UpdateDiscussion,
+  messageRoleSchema,
+  type MessageRole,
+  toolCallRecordSchema,
+  type ToolCallRecord,
+  messageSchema,
+  type Message,
+} from './lib/discussions';
+export {
+  memorySourceSchema,
+  type MemorySource,
+  memoryContentSchema,
+  memorySchema,
+  type Memory,
+  createMemorySchema,
+  type CreateMemory,
+  updateMemorySchema,
+  type UpdateMemory,
+} from './lib/memories';
+export {
+  personalTokenSchema,
+  type PersonalToken,
+  createTokenSchema,
+  type CreateToken,
+  createdTokenSchema,
+  type CreatedToken,
+} from './lib/tokens';
+export {
+  createQuerySchema,
+  type CreateQuery,
+  queryStatusSchema,
+  type QueryStatus,
+  querySchema,
+  type Query,
+  queryEventsQuerySchema,
+} from './lib/queries';
+export {
+  queryCreatedEventSchema,
+  outputTextDeltaEventSchema,
+  toolCallStartedEventSchema,
+  toolCallAwaitingConfirmationEventSchema,
+  toolCallCompletedEventSchema,
+  memorySavedEventSchema,
+  queryCompletedEventSchema,
+  queryFailedEventSchema,
+  queryIncompleteEventSchema,
+  queryEventSchema,
+  type QueryEvent,
+  type QueryEventType,
+  type QueryEventOf,
+  TERMINAL_EVENT_TYPES,
+  isTerminalEvent,
+  type QueryEventBody,
+} from './lib/events';
+export {
+  type EndpointResponse,
+  type EndpointSpec,
+  type Endpoint,
+  discussionListSchema,
+  messageListSchema,
+  memoryListSchema,
+  tokenListSchema,
+  ROUTES,
+  type OperationId,
+  ENDPOINTS,
+  API_PREFIX,
+  servedPath,
+  findEndpoint,
+  pathParams,
+} from './lib/endpoints';
+export { buildOpenApiDocument } from './lib/openapi';
+export { type ProblemErrorOptions, ProblemError, OperatorError } from './lib/errors';
+export { healthSchema, type Health } from './lib/health';

@@ -1,5 +1,6 @@
 import { Args, Command, Flags } from '@oclif/core';
-import type { AssistantClient, CreateQuery, QueryEvent, ResolvedConnection } from '@assistant/client';
+import type { AssistantClient, CreateQuery, QueryEvent } from '@assistant/client';
+import type { ResolvedConnection } from '@assistant/client/local';
 
 type ClientModule = typeof import('@assistant/client');
 
@@ -23,12 +24,12 @@ The exit status is 0 only when the query completed; a server that cannot be reac
 
   static override examples = [
     {
-      description: 'Ask the local server',
-      command: '<%= config.bin %> <%= command.id %> "what is on my calendar tomorrow?"',
+      description: 'Ask the local server to remember something',
+      command: `<%= config.bin %> <%= command.id %> "remember that my sister's birthday is on March 3"`,
     },
     {
       description: 'Continue a discussion',
-      command: '<%= config.bin %> <%= command.id %> --discussion dsc_2mXb8 "and the day after?"',
+      command: `<%= config.bin %> <%= command.id %> --discussion dsc_2mXb8 "when is my sister's birthday?"`,
     },
     {
       description: 'Read the question from stdin',
@@ -99,11 +100,15 @@ The exit status is 0 only when the query completed; a server that cannot be reac
     }
 
     // Loaded here, not at the top, so that `assistant --help` stays fast.
-    const lib = await import('@assistant/client');
+    const [lib, local] = await Promise.all([import('@assistant/client'), import('@assistant/client/local')]);
     let connection: ResolvedConnection;
     let client: AssistantClient;
     try {
-      connection = lib.resolveConnection({ url: flags.url, token: flags.token, dataDir: flags['data-dir'] });
+      connection = local.resolveConnection({
+        url: flags.url,
+        token: flags.token,
+        dataDir: flags['data-dir'],
+      });
       client = new lib.AssistantClient({ baseUrl: connection.baseUrl, token: connection.token });
     } catch (error) {
       return stop({ code: 1, message: error instanceof Error ? error.message : String(error) });
@@ -118,10 +123,7 @@ The exit status is 0 only when the query completed; a server that cannot be reac
       .filter(Boolean);
     if (tools?.length) body.tools = tools;
 
-    const outcome = await new QueryRun(lib, client, connection, {
-      json: flags.json,
-      interactive: args.text !== '-' && !flags.json && Boolean(process.stdin.isTTY && process.stderr.isTTY),
-    }).run(body);
+    const outcome = await new QueryRun(lib, client, connection, { json: flags.json }).run(body);
     stop(outcome);
   }
 }
@@ -143,7 +145,7 @@ class QueryRun {
     private readonly lib: ClientModule,
     private readonly client: AssistantClient,
     private readonly connection: ResolvedConnection,
-    private readonly options: { json: boolean; interactive: boolean },
+    private readonly options: { json: boolean },
   ) {}
 
   async run(body: CreateQuery): Promise<Outcome> {
@@ -177,7 +179,7 @@ class QueryRun {
   }
 
   private async consume(body: CreateQuery): Promise<Outcome> {
-    for await (const event of this.client.queries.stream(body, { signal: this.controller.signal })) {
+    for await (const event of this.client.streamQuery(body, { signal: this.controller.signal })) {
       if (this.options.json) this.writeOut(`${JSON.stringify(event)}\n`);
       const outcome = await this.handle(event);
       if (outcome) return outcome;
@@ -204,7 +206,7 @@ class QueryRun {
         );
         return undefined;
       case 'tool_call.awaiting_confirmation':
-        await this.confirm(event);
+        this.confirm(event);
         return undefined;
       case 'memory.saved':
         this.activity(`✓ remembered: ${oneLine(event.content, 80)}`);
@@ -222,30 +224,15 @@ class QueryRun {
     }
   }
 
-  /** A side-effecting tool waits for the user: ask on the terminal, or say how to answer. */
-  private async confirm(
-    event: Extract<QueryEvent, { type: 'tool_call.awaiting_confirmation' }>,
-  ): Promise<void> {
-    const what = `${event.tool}${describeArguments(event.arguments, 300)}`;
-    if (!this.options.interactive || !this.queryId) {
-      this.endTextLine();
-      process.stderr.write(
-        `assistant: ${what} is waiting for confirmation: POST ${this.connection.baseUrl}/api/v1/queries/${this.queryId}/confirmations/${event.call_id} with {"approve": true} or false\n`,
-      );
-      return;
-    }
+  /**
+   * A side-effecting tool waits for the user. No tool of this version has side effects and the server has no
+   * confirmation route yet (it comes with the tools that need it), so this only says what is waiting.
+   */
+  private confirm(event: Extract<QueryEvent, { type: 'tool_call.awaiting_confirmation' }>): void {
     this.endTextLine();
-    const approve = await askYesNo(`Allow ${what}? [y/N] `, () => void this.interrupt());
-    if (this.interrupted) return;
-    try {
-      await this.client.queries.confirm(this.queryId, event.call_id, approve, {
-        signal: this.controller.signal,
-      });
-    } catch (error) {
-      if (!this.controller.signal.aborted) {
-        process.stderr.write(`assistant: could not send the answer: ${this.describe(error)}\n`);
-      }
-    }
+    process.stderr.write(
+      `assistant: ${event.tool}${describeArguments(event.arguments, 300)} is waiting for a confirmation this client cannot give\n`,
+    );
   }
 
   /** Ctrl+C: cancel the run on the server (best effort), stop the stream; a second Ctrl+C exits at once. */
@@ -253,8 +240,8 @@ class QueryRun {
     if (this.interrupted) process.exit(EXIT_INTERRUPTED);
     this.interrupted = true;
     if (this.queryId) {
-      await this.client.queries
-        .cancel(this.queryId, { signal: AbortSignal.timeout(2_000) })
+      await this.client
+        .cancelQuery({ id: this.queryId }, { signal: AbortSignal.timeout(2_000) })
         .catch(() => undefined);
     }
     this.controller.abort();
@@ -349,6 +336,7 @@ const INCOMPLETE_REASONS: Record<Extract<QueryEvent, { type: 'query.incomplete' 
   max_steps: 'it reached the limit of tool steps',
   timeout: 'it ran out of time',
   confirmation_timeout: 'a tool call waited too long for confirmation',
+  interrupted: 'the server stopped during it',
 };
 
 function isLoopback(url: string): boolean {
@@ -373,21 +361,4 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   return Buffer.concat(chunks).toString('utf8');
-}
-
-async function askYesNo(question: string, onInterrupt: () => void): Promise<boolean> {
-  const { createInterface } = await import('node:readline');
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  return new Promise((resolve) => {
-    rl.on('SIGINT', () => {
-      rl.close();
-      process.stderr.write('\n');
-      onInterrupt();
-      resolve(false);
-    });
-    rl.question(question, (answer) => {
-      rl.close();
-      resolve(/^y(es)?$/i.test(answer.trim()));
-    });
-  });
 }

@@ -1,4 +1,4 @@
-import type { Discussion, Memory } from '@assistant/contracts';
+import { ENDPOINTS, pathParams, servedPath, type Discussion, type Memory } from '@assistant/contracts';
 import {
   closedPort,
   sendJson,
@@ -59,7 +59,7 @@ describe('AssistantClient', () => {
     };
     const client = await serve((_request, res) => sendJson(res, 200, account));
 
-    expect(await client.me()).toEqual(account); // unknown fields are kept
+    expect(await client.getMe()).toEqual(account); // unknown fields are kept
     expect(server!.requests[0]).toMatchObject({ method: 'GET', path: '/api/v1/me' });
     expect(server!.requests[0]!.headers['authorization']).toBe(`Bearer ${TOKEN}`);
     expect(server!.requests[0]!.headers['accept']).toBe('application/json');
@@ -91,7 +91,7 @@ describe('AssistantClient', () => {
       }
     });
 
-    expect(await client.discussions.list({ q: 'trip plans', limit: 5, cursor: 'abc' })).toEqual({
+    expect(await client.listDiscussions({ query: { q: 'trip plans', limit: 5, cursor: 'abc' } })).toEqual({
       data: [discussion(1)],
       next_cursor: null,
     });
@@ -99,13 +99,15 @@ describe('AssistantClient', () => {
     expect(server!.requests[0]!.query.get('limit')).toBe('5');
     expect(server!.requests[0]!.query.get('cursor')).toBe('abc');
 
-    expect((await client.discussions.create({ title: 'Trip' })).title).toBe('Trip');
+    expect((await client.createDiscussion({ body: { title: 'Trip' } })).title).toBe('Trip');
     expect(server!.requests[1]!.headers['content-type']).toBe('application/json');
-    expect((await client.discussions.get('dsc_2')).id).toBe('dsc_2');
-    expect((await client.discussions.rename('dsc_2', 'Renamed')).title).toBe('Renamed');
+    expect((await client.getDiscussion({ id: 'dsc_2' })).id).toBe('dsc_2');
+    expect((await client.renameDiscussion({ id: 'dsc_2', body: { title: 'Renamed' } })).title).toBe(
+      'Renamed',
+    );
     expect(JSON.parse(server!.requests[3]!.body)).toEqual({ title: 'Renamed' });
-    expect(await client.discussions.delete('dsc_2')).toBeUndefined();
-    const messages = await client.discussions.messages('dsc_2', { limit: 1 });
+    expect(await client.deleteDiscussion({ id: 'dsc_2' })).toBeUndefined();
+    const messages = await client.listMessages({ id: 'dsc_2', query: { limit: 1 } });
     expect(messages.data[0]!.text).toBe('hi');
     expect(messages.next_cursor).toBe('m2');
     expect(server!.requests[5]!.query.get('limit')).toBe('1');
@@ -140,26 +142,26 @@ describe('AssistantClient', () => {
       return sendProblem(res, 404, 'not_found', `no route ${key}`);
     });
 
-    expect((await client.memories.create({ content: 'likes tea', tags: ['food'] })).content).toBe(
+    expect((await client.createMemory({ body: { content: 'likes tea', tags: ['food'] } })).content).toBe(
       'likes tea',
     );
-    expect((await client.memories.update('mem_1', { content: 'likes green tea' })).content).toBe(
+    expect((await client.updateMemory({ id: 'mem_1', body: { content: 'likes green tea' } })).content).toBe(
       'likes green tea',
     );
     expect(JSON.parse(server!.requests[1]!.body)).toEqual({ content: 'likes green tea' });
-    expect(await client.memories.get('mem_1')).toEqual(memory);
-    await client.memories.delete('mem_1');
-    expect((await client.memories.list({ q: 'tea' })).data).toEqual([memory]);
+    expect(await client.getMemory({ id: 'mem_1' })).toEqual(memory);
+    await client.deleteMemory({ id: 'mem_1' });
+    expect((await client.listMemories({ query: { q: 'tea' } })).data).toEqual([memory]);
     expect(server!.requests[4]!.query.get('q')).toBe('tea');
 
-    const created = await client.tokens.create({ name: 'bot', scopes: ['read:memories'] });
+    const created = await client.createToken({ body: { name: 'bot', scopes: ['read:memories'] } });
     expect(created.token).toBe('ast_secret');
-    expect(await client.tokens.list()).toEqual({ data: [], next_cursor: null });
-    await client.tokens.revoke('tok_1');
+    expect(await client.listTokens()).toEqual({ data: [], next_cursor: null });
+    await client.revokeToken({ id: 'tok_1' });
     expect(server!.requests.at(-1)).toMatchObject({ method: 'DELETE', path: '/api/v1/tokens/tok_1' });
   });
 
-  it('queries: get, cancel, confirm', async () => {
+  it('queries: get, cancel', async () => {
     const query = {
       id: 'qry_1',
       status: 'running',
@@ -174,20 +176,32 @@ describe('AssistantClient', () => {
       const key = `${request.method} ${request.path}`;
       if (key === 'GET /api/v1/queries/qry_1') return sendJson(res, 200, query);
       if (key === 'POST /api/v1/queries/qry_1/cancel') return sendJson(res, 200, query);
-      if (key === 'POST /api/v1/queries/qry_1/confirmations/call_1') return sendJson(res, 204);
       return sendProblem(res, 404, 'not_found', `no route ${key}`);
     });
 
-    expect(await client.queries.get('qry_1')).toEqual(query);
-    expect(await client.queries.cancel('qry_1')).toEqual(query);
-    await client.queries.confirm('qry_1', 'call_1', true);
-    expect(JSON.parse(server!.requests[2]!.body)).toEqual({ approve: true });
+    expect(await client.getQuery({ id: 'qry_1' })).toEqual(query);
+    expect(await client.cancelQuery({ id: 'qry_1' })).toEqual(query);
+  });
+
+  it('has one method per JSON endpoint of the contract, calling its declared method and path', async () => {
+    const client = await serve((_request, res) => sendJson(res, 204));
+    const json = ENDPOINTS.filter((e) => e.response.contentType !== 'text/event-stream');
+    for (const endpoint of json) {
+      const input = Object.fromEntries(pathParams(endpoint.path).map((name) => [name, 'x_1']));
+      const method = (client as unknown as Record<string, (input: object) => Promise<unknown>>)[
+        endpoint.operationId
+      ];
+      await method.call(client, endpoint.body ? { ...input, body: {} } : input).catch(() => undefined);
+    }
+    expect(server!.requests.map((r) => `${r.method} ${r.path}`)).toEqual(
+      json.map((e) => `${e.method} ${servedPath(e).replace(/\{\w+\}/g, 'x_1')}`),
+    );
   });
 
   it('encodes ids in paths', async () => {
     const client = await serve((_request, res) => sendJson(res, 200, discussion(1)));
 
-    await client.discussions.get('a/b?c');
+    await client.getDiscussion({ id: 'a/b?c' });
 
     expect(server!.requests[0]!.path).toBe('/api/v1/discussions/a%2Fb%3Fc');
   });
@@ -203,7 +217,8 @@ describe('AssistantClient', () => {
     );
 
     const ids: string[] = [];
-    for await (const item of client.discussions.iterate({ q: 'x', limit: 2 })) ids.push(item.id);
+    for await (const item of client.iterate('listDiscussions', { query: { q: 'x', limit: 2 } }))
+      ids.push(item.id);
 
     expect(ids).toEqual(['dsc_1', 'dsc_2', 'dsc_3', 'dsc_4', 'dsc_5']);
     expect(server!.requests.map((request) => request.query.get('cursor'))).toEqual([null, 'c2', 'c3']);
@@ -233,7 +248,7 @@ describe('AssistantClient', () => {
       }),
     );
 
-    const error = (await client.me().catch((e: unknown) => e)) as ApiRequestError;
+    const error = (await client.getMe().catch((e: unknown) => e)) as ApiRequestError;
 
     expect(error).toBeInstanceOf(ApiRequestError);
     expect(error).toMatchObject({
@@ -252,7 +267,7 @@ describe('AssistantClient', () => {
       res.writeHead(429, { 'content-type': 'text/html', 'retry-after': '30' }).end('<html>slow down</html>');
     });
 
-    const error = (await client.me().catch((e: unknown) => e)) as ApiRequestError;
+    const error = (await client.getMe().catch((e: unknown) => e)) as ApiRequestError;
 
     expect(error).toBeInstanceOf(ApiRequestError);
     expect(error).toMatchObject({
@@ -268,7 +283,7 @@ describe('AssistantClient', () => {
     const port = await closedPort();
     const client = new AssistantClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN });
 
-    const error = (await client.memories.list().catch((e: unknown) => e)) as ConnectionError;
+    const error = (await client.listMemories().catch((e: unknown) => e)) as ConnectionError;
 
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.url).toBe(`http://127.0.0.1:${port}/api/v1/memories`);
@@ -279,18 +294,18 @@ describe('AssistantClient', () => {
     const handler: Handler = (_request, res) => sendJson(res, 200, { id: 'dsc_1', title: 42 });
     const strict = await serve(handler);
 
-    const error = await strict.discussions.get('dsc_1').catch((e: unknown) => e);
+    const error = await strict.getDiscussion({ id: 'dsc_1' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProtocolError);
     expect((error as Error).message).toContain('title');
 
     const lax = new AssistantClient({ baseUrl: server!.url, token: TOKEN, validateResponses: false });
-    expect(await lax.discussions.get('dsc_1')).toEqual({ id: 'dsc_1', title: 42 });
+    expect(await lax.getDiscussion({ id: 'dsc_1' })).toEqual({ id: 'dsc_1', title: 42 });
   });
 
   it('passes an AbortSignal to the request', async () => {
     const client = await serve(() => undefined); // never answers
     const controller = new AbortController();
-    const pending = client.me({ signal: controller.signal });
+    const pending = client.getMe(undefined, { signal: controller.signal });
     setTimeout(() => controller.abort(), 20);
 
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });

@@ -83,7 +83,7 @@ async function collect(iterable: AsyncIterable<QueryEvent>): Promise<QueryEvent[
   return events;
 }
 
-describe('queries.stream', () => {
+describe('streamQuery', () => {
   let server: TestServer | undefined;
   afterEach(async () => {
     await server?.close();
@@ -115,9 +115,7 @@ describe('queries.stream', () => {
       res.end();
     });
 
-    const events = await collect(
-      client.queries.stream({ text: 'when is my next meeting?', model: 'builtin' }),
-    );
+    const events = await collect(client.streamQuery({ text: 'when is my next meeting?', model: 'builtin' }));
 
     expect(events).toEqual(EVENTS);
     expect(events.map((event) => event.sequence_number)).toEqual([1, 2, 3, 4, 5, 6, 7]);
@@ -164,7 +162,7 @@ describe('queries.stream', () => {
       reconnect: fast,
     });
 
-    expect(await collect(client.queries.stream({ text: 'hi' }))).toEqual(EVENTS);
+    expect(await collect(client.streamQuery({ text: 'hi' }))).toEqual(EVENTS);
   });
 
   it('resumes with Last-Event-ID after the connection is cut, without yielding an event twice', async () => {
@@ -183,7 +181,7 @@ describe('queries.stream', () => {
       res.end();
     });
 
-    const events = await collect(client.queries.stream({ text: 'when?' }));
+    const events = await collect(client.streamQuery({ text: 'when?' }));
 
     expect(events.map((event) => event.sequence_number)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(events).toEqual(EVENTS);
@@ -206,7 +204,7 @@ describe('queries.stream', () => {
       res.end();
     });
 
-    const events = await collect(client.queries.stream({ text: 'when?' }));
+    const events = await collect(client.streamQuery({ text: 'when?' }));
 
     expect(events).toEqual(EVENTS);
     expect(server!.requests.map((request) => request.headers['last-event-id'] ?? null)).toEqual([
@@ -229,7 +227,7 @@ describe('queries.stream', () => {
       res.end();
     });
 
-    const events = await collect(client.queries.stream({ text: 'when?' }));
+    const events = await collect(client.streamQuery({ text: 'when?' }));
 
     expect(events).toEqual(EVENTS);
     expect(server!.requests[1]!.headers['last-event-id']).toBe('2');
@@ -257,7 +255,7 @@ describe('queries.stream', () => {
       reconnect: { ...fast, idleTimeoutMs: 150 },
     });
 
-    const events = await collect(idle.queries.stream({ text: 'when?' }));
+    const events = await collect(idle.streamQuery({ text: 'when?' }));
 
     expect(events).toEqual(EVENTS);
     expect(server!.requests).toHaveLength(2);
@@ -275,7 +273,7 @@ describe('queries.stream', () => {
       if (!res.destroyed) res.write(frame({ type: 'output_text.delta', sequence_number: 8 }));
     });
 
-    const events = await collect(client.queries.stream({ text: 'when?' }));
+    const events = await collect(client.streamQuery({ text: 'when?' }));
 
     expect(events).toEqual(EVENTS);
     await closed;
@@ -306,7 +304,7 @@ describe('queries.stream', () => {
       // and hangs
     });
 
-    const events = await collect(client.queries.stream({ text: 'when?' }));
+    const events = await collect(client.streamQuery({ text: 'when?' }));
 
     expect(events.map((event) => event.type)).toEqual(['query.created', 'output_text.delta', terminal.type]);
     expect(events[2]).toEqual(terminal);
@@ -324,7 +322,7 @@ describe('queries.stream', () => {
     const seen: number[] = [];
 
     const run = (async () => {
-      for await (const event of client.queries.stream({ text: 'when?' }, { signal: controller.signal })) {
+      for await (const event of client.streamQuery({ text: 'when?' }, { signal: controller.signal })) {
         seen.push(event.sequence_number);
         if (event.sequence_number === 2) setTimeout(() => controller.abort(), 20);
       }
@@ -342,7 +340,7 @@ describe('queries.stream', () => {
     controller.abort();
 
     await expect(
-      collect(client.queries.stream({ text: 'x' }, { signal: controller.signal })),
+      collect(client.streamQuery({ text: 'x' }, { signal: controller.signal })),
     ).rejects.toMatchObject({
       name: 'AbortError',
     });
@@ -357,7 +355,7 @@ describe('queries.stream', () => {
       await write(res, frame(EVENTS[0]!) + frame(EVENTS[1]!));
     });
 
-    for await (const event of client.queries.stream({ text: 'when?' })) {
+    for await (const event of client.streamQuery({ text: 'when?' })) {
       if (event.sequence_number === 1) break;
     }
 
@@ -376,7 +374,7 @@ describe('queries.stream', () => {
       ),
     );
 
-    const error = await collect(client.queries.stream({ text: ' ' })).catch((e: unknown) => e);
+    const error = await collect(client.streamQuery({ text: ' ' })).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(ApiRequestError);
     const apiError = error as ApiRequestError;
@@ -396,7 +394,7 @@ describe('queries.stream', () => {
       }),
     );
 
-    const error = (await collect(client.queries.stream({ text: 'hi' })).catch(
+    const error = (await collect(client.streamQuery({ text: 'hi' })).catch(
       (e: unknown) => e,
     )) as ApiRequestError;
 
@@ -413,7 +411,7 @@ describe('queries.stream', () => {
       reconnect: fast,
     });
 
-    const error = (await collect(client.queries.stream({ text: 'hi' })).catch(
+    const error = (await collect(client.streamQuery({ text: 'hi' })).catch(
       (e: unknown) => e,
     )) as ConnectionError;
 
@@ -437,7 +435,7 @@ describe('queries.stream', () => {
     const seen: number[] = [];
 
     const error = await (async () => {
-      for await (const event of client.queries.stream({ text: 'when?' })) seen.push(event.sequence_number);
+      for await (const event of client.streamQuery({ text: 'when?' })) seen.push(event.sequence_number);
     })().catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(StreamInterruptedError);
@@ -457,7 +455,7 @@ describe('queries.stream', () => {
       sendProblem(res, 404, 'not_found', 'no such query');
     });
 
-    const error = await collect(client.queries.stream({ text: 'x' })).catch((e: unknown) => e);
+    const error = await collect(client.streamQuery({ text: 'x' })).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(ApiRequestError);
     expect((error as ApiRequestError).code).toBe('not_found');
@@ -471,7 +469,7 @@ describe('queries.stream', () => {
       res.end();
     });
 
-    const error = await collect(client.queries.stream({ text: 'x' })).catch((e: unknown) => e);
+    const error = await collect(client.streamQuery({ text: 'x' })).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(StreamInterruptedError);
     expect(error).toMatchObject({ queryId: undefined, lastEventId: 0 });
@@ -491,13 +489,13 @@ describe('queries.stream', () => {
       res.end();
     });
 
-    const good = await collect(client.queries.stream({ text: 'good' }));
+    const good = await collect(client.streamQuery({ text: 'good' }));
     expect(good.map((event) => [event.sequence_number, event.type])).toEqual([
       [1, 'query.created'],
       [3, 'query.completed'],
     ]);
 
-    const error = await collect(client.queries.stream({ text: 'bad' })).catch((e: unknown) => e);
+    const error = await collect(client.streamQuery({ text: 'bad' })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProtocolError);
     expect((error as Error).message).toContain('event 3 (output_text.delta)');
   });
@@ -507,11 +505,11 @@ describe('queries.stream', () => {
       res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
     });
 
-    await expect(collect(client.queries.stream({ text: 'x' }))).rejects.toBeInstanceOf(ProtocolError);
+    await expect(collect(client.streamQuery({ text: 'x' }))).rejects.toBeInstanceOf(ProtocolError);
   });
 });
 
-describe('queries.events', () => {
+describe('queryEvents', () => {
   let server: TestServer | undefined;
   afterEach(async () => {
     await server?.close();
@@ -527,7 +525,7 @@ describe('queries.events', () => {
     });
     const client = new AssistantClient({ baseUrl: `${server.url}/api/v1/`, token: TOKEN, reconnect: fast });
 
-    const events = await collect(client.queries.events(QUERY, { after: 3 }));
+    const events = await collect(client.queryEvents(QUERY, { after: 3 }));
 
     expect(events.map((event) => event.sequence_number)).toEqual([4, 5, 6, 7]);
     expect(server.requests[0]).toMatchObject({ method: 'GET', path: `/api/v1/queries/${QUERY}/events` });
@@ -546,7 +544,7 @@ describe('queries.events', () => {
     });
     const client = new AssistantClient({ baseUrl: server.url, token: TOKEN, reconnect: fast });
 
-    const events = await collect(client.queries.events(QUERY));
+    const events = await collect(client.queryEvents(QUERY));
 
     expect(events).toEqual(EVENTS);
     expect(server.requests.map((request) => request.headers['last-event-id'] ?? null)).toEqual([null, '4']);

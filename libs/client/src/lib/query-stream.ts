@@ -1,7 +1,14 @@
 import { setTimeout as pause } from 'node:timers/promises';
-import { isTerminalEvent, queryEventSchema, type CreateQuery, type QueryEvent } from '@assistant/contracts';
+import {
+  isTerminalEvent,
+  queryEventSchema,
+  ROUTES,
+  type CreateQuery,
+  type QueryEvent,
+} from '@assistant/contracts';
 import { ApiRequestError, ConnectionError, ProtocolError, StreamInterruptedError } from './errors';
 import { readEvents } from './event-stream';
+import { operationPath } from './operations';
 import type { Transport } from './transport';
 
 /** How a broken query stream is resumed (`GET /queries/{id}/events` with `Last-Event-ID`). */
@@ -75,17 +82,18 @@ export async function* queryEvents(
       const headers: Record<string, string> = {};
       try {
         if (start.kind === 'create' && !established) {
-          url = transport.url('/queries');
-          response = await transport.open('POST', '/queries', {
+          const path = operationPath('createQuery');
+          url = transport.url(path);
+          response = await transport.open(ROUTES.createQuery.method, path, {
             body: start.body,
             accept: 'text/event-stream',
             signal: connection.signal,
           });
         } else {
-          const path = `/queries/${encodeURIComponent(queryId!)}/events`;
+          const path = operationPath('queryEvents', { id: queryId });
           url = transport.url(path);
           if (last > 0) headers['last-event-id'] = String(last);
-          response = await transport.open('GET', path, {
+          response = await transport.open(ROUTES.queryEvents.method, path, {
             headers,
             accept: 'text/event-stream',
             signal: connection.signal,

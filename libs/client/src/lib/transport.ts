@@ -1,3 +1,4 @@
+import { API_PREFIX } from '@assistant/contracts';
 import { ApiRequestError, ConnectionError, ProtocolError } from './errors';
 
 /** What the client needs of a zod schema (it checks replies with the schemas of @assistant/contracts). */
@@ -34,8 +35,6 @@ export interface OpenOptions {
   accept?: string | undefined;
   signal?: AbortSignal | undefined;
 }
-
-export const API_PREFIX = '/api/v1';
 
 /**
  * `http://host:port`, `http://host:port/`, `http://host:port/api/v1` → `http://host:port`; a path
@@ -86,13 +85,14 @@ export class Transport {
     this.validateResponses = options.validateResponses ?? true;
   }
 
+  /** `path` is where the server serves it, e.g. `/api/v1/memories` (see operationPath). */
   url(path: string, query?: Record<string, QueryValue>): string {
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value !== undefined && value !== null) search.set(name, String(value));
     }
     const qs = search.toString();
-    return `${this.baseUrl}${API_PREFIX}${path}${qs ? `?${qs}` : ''}`;
+    return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
   }
 
   /**

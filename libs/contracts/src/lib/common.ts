@@ -3,6 +3,20 @@ import { LIMITS } from './limits';
 
 export const timestampSchema = z.string().describe('RFC 3339 timestamp, UTC');
 
+/** Half of a UTF-16 surrogate pair on its own; with the `u` flag a proper pair is one code point and never matches. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/**
+ * Every free-text field a client sends (query text, memory content and tags, titles, token names, search
+ * text). JSON can carry half a character (`"\ud800"`), which no database stores faithfully and no client can
+ * show, so it is refused here, once for all of them. `label` names the field in the message.
+ */
+export function textSchema(label: string) {
+  return z.string().refine((value) => !LONE_SURROGATE.test(value), {
+    error: `${label} must be valid Unicode text: it contains half of a character (a lone surrogate)`,
+  });
+}
+
 /** `?limit=&cursor=` of every list (SPEC §1); strings because they come from the query string. */
 export const pageQuerySchema = z.strictObject({
   limit: z.coerce
@@ -15,7 +29,7 @@ export const pageQuerySchema = z.strictObject({
 });
 
 export const searchablePageQuerySchema = pageQuerySchema.extend({
-  q: z.string().trim().min(1, { error: 'q must not be empty' }).max(LIMITS.maxSearchChars).optional(),
+  q: textSchema('q').trim().min(1, { error: 'q must not be empty' }).max(LIMITS.maxSearchChars).optional(),
 });
 
 export type PageQuery = z.infer<typeof pageQuerySchema>;

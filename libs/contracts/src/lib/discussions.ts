@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
-import { timestampSchema } from './common';
+import { textSchema, timestampSchema } from './common';
 
-const titleSchema = z
-  .string()
+const titleSchema = textSchema('title')
   .trim()
   .min(1, { error: 'title must not be empty' })
   .max(LIMITS.maxTitleChars, { error: `title must be at most ${LIMITS.maxTitleChars} characters` });

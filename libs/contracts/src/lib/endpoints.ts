@@ -13,29 +13,40 @@ import { createMemorySchema, memorySchema, updateMemorySchema } from './memories
 import { createdTokenSchema, createTokenSchema, personalTokenSchema } from './tokens';
 import { createQuerySchema, queryEventsQuerySchema, querySchema } from './queries';
 import { queryEventSchema } from './events';
+import { healthSchema } from './health';
+
+/** What an endpoint answers on success: a JSON body (or none, for 204) or a stream of server-sent events. */
+export interface EndpointResponse {
+  status: 200 | 201 | 204;
+  /** The JSON body, or each event's `data` for an event stream. None: an empty body or a free-form document. */
+  schema?: z.ZodType;
+  /** Default `application/json`. */
+  contentType?: 'application/json' | 'text/event-stream';
+}
 
 /**
- * The catalogue of the HTTP surface this version serves. The OpenAPI document is generated from it,
- * and the server checks at start-up that its routes and this list agree.
+ * One route of the HTTP surface, declared once. The server takes its method, path, scope and request schemas
+ * from here (and refuses to start if a route it serves differs); the client's methods and the OpenAPI document
+ * are derived from it.
  */
 export interface EndpointSpec {
-  operationId: string;
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  /** Relative to /api/v1, with `{param}` placeholders. */
+  /** Relative to /api/v1 (to the server's root when `mount` is `root`), with `{param}` placeholders. */
   path: string;
+  /** `root`: served outside /api/v1 (health checks that load balancers call). */
+  mount?: 'api' | 'root';
   /** `null`: no bearer token needed. */
   scope: Scope | null;
   summary: string;
   tag: string;
   query?: z.ZodObject;
   body?: z.ZodType;
-  response: {
-    status: 200 | 201 | 204;
-    schema?: z.ZodType;
-    contentType?: 'application/json' | 'text/event-stream';
-  };
-  errors: ErrorCode[];
+  response: EndpointResponse;
+  errors: readonly ErrorCode[];
 }
+
+/** A declared endpoint with its name, which is also its OpenAPI operationId and the client's method name. */
+export type Endpoint = EndpointSpec & { operationId: string };
 
 export const discussionListSchema = listEnvelopeSchema(discussionSchema).meta({ id: 'DiscussionList' });
 export const messageListSchema = listEnvelopeSchema(messageSchema).meta({ id: 'MessageList' });
@@ -47,9 +58,9 @@ const one: ErrorCode[] = [...read, 'not_found'];
 const list: ErrorCode[] = [...read, 'validation_failed'];
 const write: ErrorCode[] = [...read, 'validation_failed', 'payload_too_large', 'unsupported_media_type'];
 
-export const ENDPOINTS: readonly EndpointSpec[] = [
-  {
-    operationId: 'createQuery',
+/** Every route, by operationId. Add a route here first; the server, the client and the document follow. */
+export const ROUTES = {
+  createQuery: {
     method: 'POST',
     path: '/queries',
     scope: 'write:queries',
@@ -59,8 +70,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 200, schema: queryEventSchema, contentType: 'text/event-stream' },
     errors: [...write, 'not_found', 'model_unavailable'],
   },
-  {
-    operationId: 'getQuery',
+  getQuery: {
     method: 'GET',
     path: '/queries/{id}',
     scope: 'write:queries',
@@ -69,8 +79,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 200, schema: querySchema },
     errors: one,
   },
-  {
-    operationId: 'queryEvents',
+  queryEvents: {
     method: 'GET',
     path: '/queries/{id}/events',
     scope: 'write:queries',
@@ -80,8 +89,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 200, schema: queryEventSchema, contentType: 'text/event-stream' },
     errors: [...one, 'validation_failed'],
   },
-  {
-    operationId: 'cancelQuery',
+  cancelQuery: {
     method: 'POST',
     path: '/queries/{id}/cancel',
     scope: 'write:queries',
@@ -90,8 +98,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 200, schema: querySchema },
     errors: one,
   },
-  {
-    operationId: 'getMe',
+  getMe: {
     method: 'GET',
     path: '/me',
     scope: 'read:account',
@@ -100,8 +107,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 200, schema: accountSchema },
     errors: read,
   },
-  {
-    operationId: 'listDiscussions',
+  listDiscussions: {
     method: 'GET',
     path: '/discussions',
     scope: 'read:discussions',
@@ -111,8 +117,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 200, schema: discussionListSchema },
     errors: list,
   },
-  {
-    operationId: 'createDiscussion',
+  createDiscussion: {
     method: 'POST',
     path: '/discussions',
     scope: 'write:discussions',
@@ -122,8 +127,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 201, schema: discussionSchema },
     errors: write,
   },
-  {
-    operationId: 'getDiscussion',
+  getDiscussion: {
     method: 'GET',
     path: '/discussions/{id}',
     scope: 'read:discussions',
@@ -132,8 +136,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 200, schema: discussionSchema },
     errors: one,
   },
-  {
-    operationId: 'renameDiscussion',
+  renameDiscussion: {
     method: 'PATCH',
     path: '/discussions/{id}',
     scope: 'write:discussions',
@@ -143,8 +146,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 200, schema: discussionSchema },
     errors: [...write, 'not_found'],
   },
-  {
-    operationId: 'deleteDiscussion',
+  deleteDiscussion: {
     method: 'DELETE',
     path: '/discussions/{id}',
     scope: 'write:discussions',
@@ -153,8 +155,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 204 },
     errors: one,
   },
-  {
-    operationId: 'listMessages',
+  listMessages: {
     method: 'GET',
     path: '/discussions/{id}/messages',
     scope: 'read:discussions',
@@ -164,8 +165,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 200, schema: messageListSchema },
     errors: [...list, 'not_found'],
   },
-  {
-    operationId: 'listMemories',
+  listMemories: {
     method: 'GET',
     path: '/memories',
     scope: 'read:memories',
@@ -175,8 +175,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 200, schema: memoryListSchema },
     errors: list,
   },
-  {
-    operationId: 'createMemory',
+  createMemory: {
     method: 'POST',
     path: '/memories',
     scope: 'write:memories',
@@ -186,8 +185,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 201, schema: memorySchema },
     errors: write,
   },
-  {
-    operationId: 'getMemory',
+  getMemory: {
     method: 'GET',
     path: '/memories/{id}',
     scope: 'read:memories',
@@ -196,8 +194,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 200, schema: memorySchema },
     errors: one,
   },
-  {
-    operationId: 'updateMemory',
+  updateMemory: {
     method: 'PATCH',
     path: '/memories/{id}',
     scope: 'write:memories',
@@ -207,8 +204,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 200, schema: memorySchema },
     errors: [...write, 'not_found'],
   },
-  {
-    operationId: 'deleteMemory',
+  deleteMemory: {
     method: 'DELETE',
     path: '/memories/{id}',
     scope: 'write:memories',
@@ -217,8 +213,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 204 },
     errors: one,
   },
-  {
-    operationId: 'listTokens',
+  listTokens: {
     method: 'GET',
     path: '/tokens',
     scope: 'write:account',
@@ -228,8 +223,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 200, schema: tokenListSchema },
     errors: list,
   },
-  {
-    operationId: 'createToken',
+  createToken: {
     method: 'POST',
     path: '/tokens',
     scope: 'write:account',
@@ -239,8 +233,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 201, schema: createdTokenSchema },
     errors: write,
   },
-  {
-    operationId: 'revokeToken',
+  revokeToken: {
     method: 'DELETE',
     path: '/tokens/{id}',
     scope: 'write:account',
@@ -249,8 +242,7 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 204 },
     errors: one,
   },
-  {
-    operationId: 'getOpenApi',
+  getOpenApi: {
     method: 'GET',
     path: '/openapi.json',
     scope: null,
@@ -259,4 +251,56 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
     response: { status: 200 },
     errors: ['rate_limited'],
   },
-];
+  getHealth: {
+    method: 'GET',
+    path: '/healthz',
+    mount: 'root',
+    scope: null,
+    tag: 'meta',
+    summary: 'Alive, and the database answers (outside /api/v1, not rate-limited)',
+    response: { status: 200, schema: healthSchema },
+    errors: ['service_unavailable'],
+  },
+} as const satisfies Record<string, EndpointSpec>;
+
+export type OperationId = keyof typeof ROUTES;
+
+/** The routes as a list, in declaration order. */
+export const ENDPOINTS: readonly Endpoint[] = Object.entries(ROUTES).map(([operationId, spec]) => ({
+  operationId,
+  ...(spec as EndpointSpec),
+}));
+
+export const API_PREFIX = '/api/v1';
+
+/** The path a route is served at, with `{param}` placeholders: `/api/v1/memories/{id}`, `/healthz`. */
+export function servedPath(endpoint: Pick<EndpointSpec, 'path' | 'mount'>): string {
+  return endpoint.mount === 'root' ? endpoint.path : `${API_PREFIX}${endpoint.path}`;
+}
+
+const PARAM = /\{(\w+)\}/g;
+
+const matchers = ENDPOINTS.map((endpoint) => ({
+  endpoint,
+  pattern: new RegExp(
+    `^${servedPath(endpoint)
+      .split(PARAM)
+      .map((part, i) => (i % 2 === 1 ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('')}$`,
+  ),
+}));
+
+/**
+ * The declared endpoint that answers a concrete request, e.g. `GET /api/v1/memories/mem_1?limit=5`; undefined
+ * if none does.
+ */
+export function findEndpoint(method: string, url: string): Endpoint | undefined {
+  const path = url.split('?')[0].split('#')[0];
+  const upper = method.toUpperCase();
+  return matchers.find((m) => m.endpoint.method === upper && m.pattern.test(path))?.endpoint;
+}
+
+/** The `{param}` names of a path, in order. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(PARAM)].map(([, name]) => name);
+}

@@ -66,7 +66,8 @@ export const queryFailedEventSchema = z.object({
 export const queryIncompleteEventSchema = z.object({
   ...base,
   type: z.literal('query.incomplete'),
-  reason: z.enum(['cancelled', 'max_steps', 'timeout', 'confirmation_timeout']),
+  // `interrupted`: the server stopped or crashed during the run; written at its next start.
+  reason: z.enum(['cancelled', 'max_steps', 'timeout', 'confirmation_timeout', 'interrupted']),
 });
 
 export const queryEventSchema = z

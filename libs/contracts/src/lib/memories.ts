@@ -1,17 +1,16 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
-import { timestampSchema } from './common';
+import { textSchema, timestampSchema } from './common';
 
-const contentSchema = z
-  .string()
+/** What a memory says; the same limit whether the user saves it or the assistant does (SPEC §7). */
+export const memoryContentSchema = textSchema('content')
   .trim()
   .min(1, { error: 'content must not be empty' })
   .max(LIMITS.maxMemoryChars, { error: `content must be at most ${LIMITS.maxMemoryChars} characters` });
 
 const tagsSchema = z
   .array(
-    z
-      .string()
+    textSchema('a tag')
       .trim()
       .min(1, { error: 'a tag must not be empty' })
       .max(LIMITS.maxTagChars, { error: `a tag must be at most ${LIMITS.maxTagChars} characters` }),
@@ -35,12 +34,12 @@ export const memorySchema = z
 export type Memory = z.infer<typeof memorySchema>;
 
 export const createMemorySchema = z
-  .strictObject({ content: contentSchema, tags: tagsSchema.optional() })
+  .strictObject({ content: memoryContentSchema, tags: tagsSchema.optional() })
   .meta({ id: 'CreateMemory' });
 export type CreateMemory = z.infer<typeof createMemorySchema>;
 
 export const updateMemorySchema = z
-  .strictObject({ content: contentSchema.optional(), tags: tagsSchema.optional() })
+  .strictObject({ content: memoryContentSchema.optional(), tags: tagsSchema.optional() })
   .refine((v) => v.content !== undefined || v.tags !== undefined, {
     error: 'give content, tags or both',
     path: [],

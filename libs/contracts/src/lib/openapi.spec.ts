@@ -1,5 +1,5 @@
 import { buildOpenApiDocument } from './openapi';
-import { ENDPOINTS } from './endpoints';
+import { ENDPOINTS, findEndpoint, ROUTES, servedPath } from './endpoints';
 
 function refsIn(value: unknown, found: string[] = []): string[] {
   if (Array.isArray(value)) value.forEach((v) => refsIn(v, found));
@@ -12,17 +12,25 @@ function refsIn(value: unknown, found: string[] = []): string[] {
   return found;
 }
 
+interface Operation {
+  operationId: string;
+  'x-scope': string | null;
+  responses: Record<string, { content?: Record<string, unknown> }>;
+}
+
+const pathKey = (e: (typeof ENDPOINTS)[number]) => (e.mount === 'root' ? servedPath(e) : e.path);
+
 describe('the OpenAPI document', () => {
   const document = buildOpenApiDocument() as {
     openapi: string;
-    paths: Record<string, Record<string, { operationId: string; 'x-scope': string | null }>>;
+    paths: Record<string, Record<string, Operation>>;
     components: { schemas: Record<string, unknown> };
   };
 
   it('is OpenAPI 3.1 and has one operation per catalogue entry, with its scope', () => {
     expect(document.openapi).toBe('3.1.0');
     for (const endpoint of ENDPOINTS) {
-      const operation = document.paths[endpoint.path]?.[endpoint.method.toLowerCase()];
+      const operation = document.paths[pathKey(endpoint)]?.[endpoint.method.toLowerCase()];
       expect(operation?.operationId).toBe(endpoint.operationId);
       expect(operation?.['x-scope']).toBe(endpoint.scope);
     }
@@ -37,8 +45,45 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('names the content type each endpoint answers with: event streams are text/event-stream', () => {
+    for (const endpoint of ENDPOINTS) {
+      const operation = document.paths[pathKey(endpoint)][endpoint.method.toLowerCase()];
+      const content = operation.responses[String(endpoint.response.status)].content;
+      if (!endpoint.response.schema) continue;
+      expect(Object.keys(content ?? {})).toEqual([endpoint.response.contentType ?? 'application/json']);
+    }
+    const streams = ENDPOINTS.filter((e) => e.response.contentType === 'text/event-stream');
+    expect(streams.map((e) => e.operationId).sort()).toEqual(['createQuery', 'queryEvents']);
+  });
+
+  it('serves routes outside /api/v1 from the root server', () => {
+    expect(document.paths['/healthz']).toMatchObject({
+      servers: [{ url: '/' }],
+      get: { operationId: 'getHealth' },
+    });
+    expect(document.paths['/memories/{id}']).not.toHaveProperty('servers');
+  });
+
   it('has unique operation ids', () => {
     const ids = ENDPOINTS.map((e) => e.operationId);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('findEndpoint', () => {
+  it('finds the endpoint of a concrete request, with or without a query string', () => {
+    expect(findEndpoint('get', '/api/v1/memories/mem_1?x=1')).toBe(
+      ENDPOINTS.find((e) => e.operationId === 'getMemory'),
+    );
+    expect(findEndpoint('POST', '/api/v1/queries/qry_1/cancel')?.operationId).toBe('cancelQuery');
+    expect(findEndpoint('GET', '/healthz')?.operationId).toBe('getHealth');
+    expect(findEndpoint('GET', '/api/v1/healthz')).toBeUndefined();
+    expect(findEndpoint('PUT', '/api/v1/memories/mem_1')).toBeUndefined();
+    expect(findEndpoint('GET', '/api/v1/memories/mem_1/extra')).toBeUndefined();
+    expect(findEndpoint('GET', '/api/v1/openapiXjson')).toBeUndefined();
+  });
+
+  it('knows every route by its operationId', () => {
+    expect(Object.keys(ROUTES)).toEqual(ENDPOINTS.map((e) => e.operationId));
   });
 });

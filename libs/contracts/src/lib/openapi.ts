@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENDPOINTS, type EndpointSpec } from './endpoints';
+import { ENDPOINTS, servedPath, type Endpoint } from './endpoints';
 import { ERROR_CODES, problemSchema } from './problem';
 import { SCOPE_DESCRIPTIONS } from './scopes';
 import { RATE_LIMIT_HEADERS } from './rate-limits';
@@ -31,15 +31,16 @@ const rateLimitHeaders = Object.fromEntries(
   ]),
 );
 
-function operation(endpoint: EndpointSpec): JsonObject {
+function operation(endpoint: Endpoint): JsonObject {
   const responses: JsonObject = {};
-  const { status, schema } = endpoint.response;
+  const { status, schema, contentType = 'application/json' } = endpoint.response;
   responses[String(status)] = {
-    description: endpoint.summary,
+    description:
+      contentType === 'text/event-stream'
+        ? `${endpoint.summary}. Server-sent events: each has \`id\`, \`event\` (its type) and \`data\`, one JSON object of this schema.`
+        : endpoint.summary,
     headers: rateLimitHeaders,
-    ...(schema
-      ? { content: { 'application/json': { schema: { $ref: componentRef(schemaId(schema)) } } } }
-      : {}),
+    ...(schema ? { content: { [contentType]: { schema: { $ref: componentRef(schemaId(schema)) } } } } : {}),
   };
   for (const code of endpoint.errors) {
     const { status: errorStatus, title } = ERROR_CODES[code];
@@ -86,8 +87,10 @@ export function buildOpenApiDocument(options: { serverUrl?: string; version?: st
 
   const paths: Record<string, JsonObject> = {};
   for (const endpoint of ENDPOINTS) {
-    paths[endpoint.path] ??= {};
-    paths[endpoint.path][endpoint.method.toLowerCase()] = operation(endpoint);
+    // Paths are relative to the /api/v1 server; a route outside it names its own server.
+    const key = endpoint.mount === 'root' ? servedPath(endpoint) : endpoint.path;
+    paths[key] ??= endpoint.mount === 'root' ? { servers: [{ url: '/' }] } : {};
+    paths[key][endpoint.method.toLowerCase()] = operation(endpoint);
   }
   return {
     openapi: '3.1.0',

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
+import { textSchema } from './common';
 
 export const createQuerySchema = z
   .strictObject({
-    text: z
-      .string()
+    text: textSchema('text')
       .trim()
       .min(1, { error: 'text must not be empty' })
       .max(LIMITS.maxQueryTextChars, {

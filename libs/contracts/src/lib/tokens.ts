@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
 import { scopeSchema } from './scopes';
-import { timestampSchema } from './common';
+import { textSchema, timestampSchema } from './common';
 
 export const personalTokenSchema = z
   .object({
@@ -19,8 +19,7 @@ export type PersonalToken = z.infer<typeof personalTokenSchema>;
 
 export const createTokenSchema = z
   .strictObject({
-    name: z
-      .string()
+    name: textSchema('name')
       .trim()
       .min(1, { error: 'name must not be empty' })
       .max(LIMITS.maxTokenNameChars, {
