@@ -5,7 +5,8 @@ import type { ServerParts } from './server-parts';
 import type { ServerConfig } from './config/server-config';
 import { CoreModule } from './core.module';
 import { ProblemFilter } from './http/problem.filter';
-import { AccountModule } from './account/account.module';
+import { AccountsModule } from './accounts/accounts.module';
+import { RoutingModule } from './routing/routing.module';
 import { DiscussionsModule } from './discussions/discussions.module';
 import { MemoriesModule } from './memories/memories.module';
 import { TokensModule } from './tokens/tokens.module';
@@ -21,12 +22,13 @@ export class AppModule {
       imports: [
         CoreModule.register(storage, config),
         AuthModule.register(storage.tokens, { cacheTtlMs: config.tokenCacheTtlMs }),
-        AccountModule,
+        AccountsModule,
         DiscussionsModule,
         MemoriesModule,
         TokensModule,
         MetaModule,
         QueriesModule.register(queryEvents),
+        RoutingModule.register(),
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],
     };

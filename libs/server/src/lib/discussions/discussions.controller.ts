@@ -1,67 +1,45 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import {
-  createDiscussionSchema,
-  pageQuerySchema,
-  searchablePageQuerySchema,
-  updateDiscussionSchema,
-  type CreateDiscussion,
-  type PageQuery,
-  type SearchablePageQuery,
-  type UpdateDiscussion,
+import { Controller, Param } from '@nestjs/common';
+import type {
+  CreateDiscussion,
+  PageQuery,
+  SearchablePageQuery,
+  UpdateDiscussion,
 } from '@assistant/contracts';
-import { CurrentPrincipal, Scopes, type Principal } from '@assistant/auth';
-import { validBody, validQuery } from '../http/zod-validation.pipe';
+import { CurrentPrincipal, type Principal } from '@assistant/auth';
+import { Route, RouteBody, RouteQuery } from '../routing/route.decorator';
 import { DiscussionsService } from './discussions.service';
 
-@Controller('discussions')
+@Controller()
 export class DiscussionsController {
   constructor(private readonly discussions: DiscussionsService) {}
 
-  @Get()
-  @Scopes('read:discussions')
-  list(
-    @CurrentPrincipal() p: Principal,
-    @Query(validQuery(searchablePageQuerySchema)) query: SearchablePageQuery,
-  ) {
+  @Route('listDiscussions')
+  list(@CurrentPrincipal() p: Principal, @RouteQuery() query: SearchablePageQuery) {
     return this.discussions.list(p.userId, query);
   }
 
-  @Post()
-  @Scopes('write:discussions')
-  create(@CurrentPrincipal() p: Principal, @Body(validBody(createDiscussionSchema)) body: CreateDiscussion) {
+  @Route('createDiscussion')
+  create(@CurrentPrincipal() p: Principal, @RouteBody() body: CreateDiscussion) {
     return this.discussions.create(p.userId, body.title);
   }
 
-  @Get(':id')
-  @Scopes('read:discussions')
+  @Route('getDiscussion')
   get(@CurrentPrincipal() p: Principal, @Param('id') id: string) {
     return this.discussions.get(p.userId, id);
   }
 
-  @Patch(':id')
-  @Scopes('write:discussions')
-  rename(
-    @CurrentPrincipal() p: Principal,
-    @Param('id') id: string,
-    @Body(validBody(updateDiscussionSchema)) body: UpdateDiscussion,
-  ) {
+  @Route('renameDiscussion')
+  rename(@CurrentPrincipal() p: Principal, @Param('id') id: string, @RouteBody() body: UpdateDiscussion) {
     return this.discussions.rename(p.userId, id, body.title);
   }
 
-  @Delete(':id')
-  @HttpCode(204)
-  @Scopes('write:discussions')
+  @Route('deleteDiscussion')
   async delete(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<void> {
     await this.discussions.delete(p.userId, id);
   }
 
-  @Get(':id/messages')
-  @Scopes('read:discussions')
-  messages(
-    @CurrentPrincipal() p: Principal,
-    @Param('id') id: string,
-    @Query(validQuery(pageQuerySchema)) query: PageQuery,
-  ) {
+  @Route('listMessages')
+  messages(@CurrentPrincipal() p: Principal, @Param('id') id: string, @RouteQuery() query: PageQuery) {
     return this.discussions.listMessages(p.userId, id, query);
   }
 }

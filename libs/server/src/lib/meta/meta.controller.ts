@@ -1,15 +1,14 @@
-import { Controller, Get, Header, Inject } from '@nestjs/common';
-import { buildOpenApiDocument } from '@assistant/contracts';
-import { Public } from '@assistant/auth';
+import { Controller, Header, Inject } from '@nestjs/common';
+import { buildOpenApiDocument, type Health } from '@assistant/contracts';
 import type { Storage } from '@assistant/storage';
 import { STORAGE } from '../core.module';
+import { Route } from '../routing/route.decorator';
 
 @Controller()
 export class OpenApiController {
   private document?: Record<string, unknown>;
 
-  @Get('openapi.json')
-  @Public()
+  @Route('getOpenApi')
   @Header('cache-control', 'public, max-age=300')
   openapi(): Record<string, unknown> {
     // Built on first request, not at start-up: most processes never serve it.
@@ -22,10 +21,9 @@ export class OpenApiController {
 export class HealthController {
   constructor(@Inject(STORAGE) private readonly storage: Storage) {}
 
-  @Get('healthz')
-  @Public()
-  async health(): Promise<{ status: 'ok'; database: string }> {
-    await this.storage.dataSource.query('SELECT 1');
+  @Route('getHealth')
+  async health(): Promise<Health> {
+    await this.storage.ping();
     return { status: 'ok', database: this.storage.dialect };
   }
 }

@@ -1,18 +1,13 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Controller, Headers, Param, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import {
-  createQuerySchema,
-  queryEventsQuerySchema,
-  type CreateQuery,
-  type Query as QueryResource,
-} from '@assistant/contracts';
-import { CurrentPrincipal, Scopes, type Principal } from '@assistant/auth';
-import { validBody, validQuery } from '../http/zod-validation.pipe';
+import type { CreateQuery, Query as QueryResource } from '@assistant/contracts';
+import { CurrentPrincipal, type Principal } from '@assistant/auth';
+import { Route, RouteBody, RouteQuery } from '../routing/route.decorator';
 import { ApiError } from '../http/api-error';
 import { QueriesService } from './queries.service';
 import { QueryStreamer } from './query-streamer';
 
-@Controller('queries')
+@Controller()
 export class QueriesController {
   constructor(
     private readonly queries: QueriesService,
@@ -20,34 +15,31 @@ export class QueriesController {
   ) {}
 
   /** Starts a query and answers with its event stream (SPEC §4). Errors before the stream are problem+json. */
-  @Post()
-  @Scopes('write:queries')
+  @Route('createQuery')
   async create(
     @CurrentPrincipal() p: Principal,
-    @Body(validBody(createQuerySchema)) body: CreateQuery,
+    @RouteBody() body: CreateQuery,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const record = await this.queries.start(p, body);
     this.streamer.stream(record.id, 0, reply);
   }
 
-  @Get(':id')
-  @Scopes('write:queries')
-  get(@CurrentPrincipal() p: Principal, @Param('id') id: string): QueryResource {
-    return this.queries.present(this.queries.find(p.userId, id));
+  @Route('getQuery')
+  async get(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<QueryResource> {
+    return this.queries.present(await this.queries.find(p.userId, id));
   }
 
   /** The stream again: every event after `Last-Event-ID` (or `?after=`), then live until the terminal event. */
-  @Get(':id/events')
-  @Scopes('write:queries')
-  events(
+  @Route('queryEvents')
+  async events(
     @CurrentPrincipal() p: Principal,
     @Param('id') id: string,
-    @Query(validQuery(queryEventsQuerySchema)) query: { after?: number },
+    @RouteQuery() query: { after?: number },
     @Headers('last-event-id') lastEventId: string | undefined,
     @Res() reply: FastifyReply,
-  ): void {
-    const record = this.queries.find(p.userId, id);
+  ): Promise<void> {
+    const record = await this.queries.find(p.userId, id);
     const after = lastEventId !== undefined ? parseLastEventId(lastEventId) : (query.after ?? 0);
     if (after > this.queries.present(record).last_event_id) {
       const field = lastEventId !== undefined ? 'Last-Event-ID' : 'after';
@@ -56,11 +48,9 @@ export class QueriesController {
     this.streamer.stream(record.id, after, reply);
   }
 
-  @Post(':id/cancel')
-  @HttpCode(200)
-  @Scopes('write:queries')
-  cancel(@CurrentPrincipal() p: Principal, @Param('id') id: string): QueryResource {
-    return this.queries.present(this.queries.cancel(p.userId, id));
+  @Route('cancelQuery')
+  async cancel(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<QueryResource> {
+    return this.queries.present(await this.queries.cancel(p.userId, id));
   }
 }
 

@@ -1,20 +1,20 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
 import type { Account } from '@assistant/contracts';
-import { CurrentPrincipal, Scopes, type Principal } from '@assistant/auth';
+import { CurrentPrincipal, type Principal } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
 import { STORAGE, SERVER_CONFIG } from '../core.module';
 import type { ServerConfig } from '../config/server-config';
 import { ApiError } from '../http/api-error';
+import { Route } from '../routing/route.decorator';
 
-@Controller('me')
+@Controller()
 export class MeController {
   constructor(
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
   ) {}
 
-  @Get()
-  @Scopes('read:account')
+  @Route('getMe')
   async me(@CurrentPrincipal() principal: Principal): Promise<Account> {
     const user = await this.storage.users.findById(principal.userId);
     if (!user) throw ApiError.notFound('account');
