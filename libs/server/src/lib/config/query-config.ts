@@ -5,8 +5,8 @@ import {
   type ModelSettings,
   type RunLimits,
 } from '@assistant/agent-core';
-import { HOSTED_RATE_LIMITS } from '@assistant/contracts';
-import { ConfigError, positiveInt } from './server-config';
+import { ConfigError } from './config-error';
+import type { DeploymentSettings } from './settings';
 
 export interface QueryConfig {
   models: ModelSettings;
@@ -17,25 +17,19 @@ export interface QueryConfig {
 }
 
 /**
- * Models and run limits from `--model` and the environment (SPEC §8). A model that cannot work (unknown
- * provider, no base URL, no API key) stops the server at start-up with one line, not every query later.
+ * Models and run limits (SPEC §8). A model that cannot work (unknown provider, no base URL, no API key) stops
+ * the server at start-up with one line, not every query later.
  */
-export function queryConfigFromEnv(env: NodeJS.ProcessEnv, flags: { model?: string } = {}): QueryConfig {
+export function queryConfigFrom(settings: DeploymentSettings): QueryConfig {
   const models: ModelSettings = {
-    defaultModel: flags.model ?? env.ASSISTANT_MODEL ?? 'builtin',
-    extraModels: (env.ASSISTANT_MODELS ?? '')
-      .split(',')
-      .map((m) => m.trim())
-      .filter(Boolean),
-    openAiCompatibleBaseUrl: env.ASSISTANT_MODEL_BASE_URL || undefined,
-    openAiCompatibleApiKey: env.ASSISTANT_MODEL_API_KEY || undefined,
-    ollamaBaseUrl: env.ASSISTANT_OLLAMA_URL || undefined,
-    openAiApiKey: env.OPENAI_API_KEY || undefined,
-    anthropicApiKey: env.ANTHROPIC_API_KEY || undefined,
-    builtinPacingMs:
-      env.ASSISTANT_BUILTIN_PACING_MS === undefined
-        ? undefined
-        : Number(env.ASSISTANT_BUILTIN_PACING_MS) || 0,
+    defaultModel: settings.ASSISTANT_MODEL,
+    extraModels: settings.ASSISTANT_MODELS,
+    openAiCompatibleBaseUrl: settings.ASSISTANT_MODEL_BASE_URL,
+    openAiCompatibleApiKey: settings.ASSISTANT_MODEL_API_KEY,
+    ollamaBaseUrl: settings.ASSISTANT_OLLAMA_URL,
+    openAiApiKey: settings.OPENAI_API_KEY,
+    anthropicApiKey: settings.ANTHROPIC_API_KEY,
+    builtinPacingMs: settings.ASSISTANT_BUILTIN_PACING_MS,
   };
   for (const model of [models.defaultModel, ...(models.extraModels ?? [])]) {
     try {
@@ -45,21 +39,15 @@ export function queryConfigFromEnv(env: NodeJS.ProcessEnv, flags: { model?: stri
       throw error;
     }
   }
-  const seconds = (name: string, fallbackMs: number) =>
-    positiveInt(name, env[name], fallbackMs / 1000) * 1000;
   return {
     models,
-    maxConcurrentPerUser: positiveInt(
-      'ASSISTANT_MAX_CONCURRENT_QUERIES',
-      env.ASSISTANT_MAX_CONCURRENT_QUERIES,
-      HOSTED_RATE_LIMITS.concurrentQueriesPerUser,
-    ),
-    pingIntervalMs: seconds('ASSISTANT_STREAM_PING_SECONDS', 15_000),
+    maxConcurrentPerUser: settings.ASSISTANT_MAX_CONCURRENT_QUERIES,
+    pingIntervalMs: settings.ASSISTANT_STREAM_PING_SECONDS * 1000,
     limits: {
       maxSteps: DEFAULT_RUN_LIMITS.maxSteps,
-      runTimeoutMs: seconds('ASSISTANT_RUN_TIMEOUT_SECONDS', DEFAULT_RUN_LIMITS.runTimeoutMs),
-      toolTimeoutMs: seconds('ASSISTANT_TOOL_TIMEOUT_SECONDS', DEFAULT_RUN_LIMITS.toolTimeoutMs),
-      modelIdleMs: seconds('ASSISTANT_MODEL_TIMEOUT_SECONDS', DEFAULT_RUN_LIMITS.modelIdleMs),
+      runTimeoutMs: settings.ASSISTANT_RUN_TIMEOUT_SECONDS * 1000,
+      toolTimeoutMs: settings.ASSISTANT_TOOL_TIMEOUT_SECONDS * 1000,
+      modelIdleMs: settings.ASSISTANT_MODEL_TIMEOUT_SECONDS * 1000,
     },
   };
 }

@@ -1,6 +1,10 @@
 import type { Deployment, RateLimitResource } from '@assistant/contracts';
 import type { DatabaseConfig } from '@assistant/storage';
-import type { QueryConfig } from './query-config';
+import { queryConfigFrom, type QueryConfig } from './query-config';
+import type { DeploymentSettings } from './settings';
+import type { LogLevel } from './setting-kinds';
+
+export { ConfigError } from './config-error';
 
 export type RateLimitConfig = Record<RateLimitResource, { limit: number; windowSeconds: number }>;
 
@@ -11,7 +15,7 @@ export interface ServerConfig {
   port: number;
   database: DatabaseConfig;
   rateLimits: RateLimitConfig;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logLevel: LogLevel;
   /** Behind a reverse proxy, trust its X-Forwarded-For for the client address. */
   trustProxy: boolean;
   queries: QueryConfig;
@@ -22,57 +26,21 @@ export interface ServerConfig {
   tokenCacheTtlMs: number;
 }
 
-/** A configuration problem: the process should stop with this one line, not a stack trace. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
-
-export function positiveInt(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new ConfigError(`${name} must be a positive whole number (got "${raw}")`);
-  return value;
-}
-
-export function portNumber(name: string, raw: string | number | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65_535) {
-    throw new ConfigError(`${name} must be a port number between 0 and 65535 (got "${raw}")`);
-  }
-  return value;
-}
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
-export function logLevel(
-  raw: string | undefined,
-  fallback: ServerConfig['logLevel'],
-): ServerConfig['logLevel'] {
-  if (raw === undefined || raw === '') return fallback;
-  if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
-    throw new ConfigError(`ASSISTANT_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw}")`);
-  }
-  return raw as ServerConfig['logLevel'];
-}
-
-/** Rate limits from `ASSISTANT_RATE_LIMIT_<RESOURCE>` (requests per hour), with the deployment's defaults. */
-export function rateLimitsFromEnv(env: NodeJS.ProcessEnv, defaults: RateLimitConfig): RateLimitConfig {
-  const read = (resource: RateLimitResource) => ({
-    limit: positiveInt(
-      `ASSISTANT_RATE_LIMIT_${resource.toUpperCase()}`,
-      env[`ASSISTANT_RATE_LIMIT_${resource.toUpperCase()}`],
-      defaults[resource].limit,
-    ),
-    windowSeconds: positiveInt(
-      'ASSISTANT_RATE_LIMIT_WINDOW_SECONDS',
-      env.ASSISTANT_RATE_LIMIT_WINDOW_SECONDS,
-      defaults[resource].windowSeconds,
-    ),
-  });
-  return { core: read('core'), queries: read('queries'), auth: read('auth') };
+/** The part of a ServerConfig that both deployments read from their settings the same way. */
+export function deploymentConfig(
+  settings: DeploymentSettings,
+): Pick<ServerConfig, 'host' | 'port' | 'rateLimits' | 'logLevel' | 'trustProxy' | 'queries'> {
+  const windowSeconds = settings.ASSISTANT_RATE_LIMIT_WINDOW_SECONDS;
+  return {
+    host: settings.ASSISTANT_HOST,
+    port: settings.ASSISTANT_PORT,
+    rateLimits: {
+      core: { limit: settings.ASSISTANT_RATE_LIMIT_CORE, windowSeconds },
+      queries: { limit: settings.ASSISTANT_RATE_LIMIT_QUERIES, windowSeconds },
+      auth: { limit: settings.ASSISTANT_RATE_LIMIT_AUTH, windowSeconds },
+    },
+    logLevel: settings.ASSISTANT_LOG_LEVEL,
+    trustProxy: settings.ASSISTANT_TRUST_PROXY,
+    queries: queryConfigFrom(settings),
+  };
 }

@@ -1,0 +1,83 @@
+import { postgresConfigFromUrl, type DatabaseConfig } from '@assistant/storage';
+import { z } from 'zod';
+
+/**
+ * The kinds of value a setting can take. Every setting arrives as text (an environment variable or a flag);
+ * each kind checks that text and converts it. The message of a kind's error says what it accepts, worded to
+ * follow "<NAME> must be …", so that a bad value reads `ASSISTANT_PORT must be a port number 0–65535 (got "abc")`.
+ */
+
+/** Whole numbers written plainly: no sign, exponent, decimals or spaces ("1e3", " 8", "8.0" are mistakes). */
+const DIGITS = /^\d+$/;
+
+/** Node's timers fire at once, with only a warning, past 2^31-1 ms; a timeout that long is a mistake anyway. */
+export const MAX_TIMER_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+export function wholeNumber(unit: string, min: number, max?: number) {
+  const accepts =
+    max === undefined
+      ? `a whole number of ${unit} ≥ ${min}`
+      : `a whole number of ${unit} from ${min} to ${max}`;
+  return z
+    .string()
+    .refine(
+      (text) => DIGITS.test(text) && Number(text) >= min && Number(text) <= (max ?? Number.MAX_SAFE_INTEGER),
+      {
+        error: accepts,
+      },
+    )
+    .transform(Number);
+}
+
+/** A timeout or interval for a timer, in whole seconds. */
+export const timerSeconds = wholeNumber('seconds', 1, MAX_TIMER_SECONDS);
+
+export const port = z
+  .string()
+  .refine((text) => DIGITS.test(text) && Number(text) <= 65_535, { error: 'a port number 0–65535' })
+  .transform(Number);
+
+/** Where to listen: an IPv4 or IPv6 address (`::` for every interface) or a host name, as Node's listen takes it. */
+export const listenAddress = z.union([z.ipv4(), z.ipv6(), z.hostname()], {
+  error: 'an IP address (such as 127.0.0.1, 0.0.0.0 or ::1) or a host name',
+});
+
+/** Only the two words: `1`, `yes` or `on` could as well be a typo, and a proxy setting must not be guessed. */
+export const trueOrFalse = z.stringbool({ truthy: ['true'], falsy: ['false'], error: 'true or false' });
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const logLevel = z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` });
+
+export const httpUrl = z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL' });
+
+/** Any text; for names and keys whose meaning is checked later (a model name) or not at all (an API key). */
+export const text = z.string();
+
+/** Comma-separated names, blanks dropped: `ollama:llama3.2, openai:gpt-4o-mini`. */
+export const nameList = z.string().transform((list) =>
+  list
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean),
+);
+
+/**
+ * A PostgreSQL URL, turned into the storage's configuration (the one place that reads its parts). `whyRequired`
+ * is the reason given when the setting is required and missing.
+ */
+export function postgresUrl(whyRequired = 'a postgres:// URL') {
+  return z.string({ error: whyRequired }).transform((url, context): DatabaseConfig => {
+    try {
+      return postgresConfigFromUrl(url);
+    } catch {
+      context.issues.push({
+        code: 'custom',
+        input: url,
+        message: 'a postgres://user@host:5432/database URL, optionally with ?schema=<lower-case SQL name>',
+      });
+      return z.NEVER;
+    }
+  });
+}

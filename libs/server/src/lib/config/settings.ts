@@ -1,0 +1,195 @@
+import { DEFAULT_BUILTIN_PACING_MS, DEFAULT_OLLAMA_URL, DEFAULT_RUN_LIMITS } from '@assistant/agent-core';
+import { HOSTED_RATE_LIMITS, type RateLimitResource } from '@assistant/contracts';
+import { z } from 'zod';
+import * as kind from './setting-kinds';
+
+/**
+ * Every environment variable the server reads, one zod schema per composition root: each name with its kind, its
+ * default and what it does. start-up parses the environment (and the flags of `assistant serve`) through these,
+ * and the README's configuration table is generated from them (config-table.ts).
+ */
+
+/** The flags of `assistant serve`; each stands for one setting and wins over its variable. */
+export interface SelfHostFlags {
+  host?: string | undefined;
+  port?: string | number | undefined;
+  dataDir?: string | undefined;
+  databaseUrl?: string | undefined;
+  model?: string | undefined;
+}
+
+export interface SettingMeta {
+  /** What the setting does (Markdown, for the README's table). */
+  description: string;
+  /** The `assistant serve` flag that sets it too (`dataDir` is `--data-dir`). */
+  flag?: keyof SelfHostFlags;
+  /** The default in words, where it is not one value (it depends on the machine, or means "none"). */
+  defaultText?: string;
+  /** Never repeat the value in a message: an API key, a database URL with its password. */
+  secret?: boolean;
+}
+
+export const settingMeta = z.registry<SettingMeta>();
+
+function setting<T extends z.ZodType>(schema: T, meta: SettingMeta): T {
+  settingMeta.add(schema as z.ZodType, meta);
+  return schema;
+}
+
+/** The `--flag` of a SelfHostFlags key. */
+export function flagName(flag: keyof SelfHostFlags): string {
+  return `--${flag.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+}
+
+export type RateLimitDefaults = Record<RateLimitResource, { limit: number; windowSeconds: number }>;
+
+/** What the two deployments set differently; each root's schema states its own. */
+interface DeploymentDefaults {
+  host: string;
+  port: number;
+  logLevel: kind.LogLevel;
+  rateLimits: RateLimitDefaults;
+}
+
+const seconds = (ms: number) => ms / 1000;
+
+/**
+ * The settings both deployments read, with the same kinds and meanings. Their defaults are the same too, except
+ * those of `defaults`: where to listen, how much to log, the rate limits.
+ */
+function deploymentSettings(defaults: DeploymentDefaults) {
+  return {
+    ASSISTANT_HOST: setting(kind.listenAddress.default(defaults.host), {
+      description: 'address to listen on',
+      flag: 'host',
+    }),
+    ASSISTANT_PORT: setting(kind.port.default(defaults.port), {
+      description: 'port; `0` picks a free one',
+      flag: 'port',
+    }),
+    ASSISTANT_LOG_LEVEL: setting(kind.logLevel.default(defaults.logLevel), {
+      description: `${kind.LOG_LEVELS.map((level) => `\`${level}\``).join(', ')}; JSON logs on stdout, never with secrets`,
+    }),
+    ASSISTANT_MODEL: setting(kind.text.default('builtin'), {
+      description:
+        'the default model: `builtin`, `ollama:<m>`, `openai-compatible:<m>`, `openai:<m>`, `anthropic:<m>`',
+      flag: 'model',
+    }),
+    ASSISTANT_MODELS: setting(
+      kind.nameList.default(() => []),
+      {
+        description: 'further models a query may pick with its `model` field, comma-separated',
+      },
+    ),
+    ASSISTANT_MODEL_BASE_URL: setting(kind.httpUrl.optional(), {
+      description: 'the OpenAI-compatible server of `openai-compatible:` models (`http://host:port/v1`)',
+    }),
+    ASSISTANT_MODEL_API_KEY: setting(kind.text.optional(), {
+      description: 'the API key of that OpenAI-compatible server, if it wants one',
+      secret: true,
+    }),
+    ASSISTANT_OLLAMA_URL: setting(kind.httpUrl.default(DEFAULT_OLLAMA_URL), {
+      description: 'Ollama, for `ollama:` models',
+    }),
+    OPENAI_API_KEY: setting(kind.text.optional(), { description: 'for `openai:` models', secret: true }),
+    ANTHROPIC_API_KEY: setting(kind.text.optional(), {
+      description: 'for `anthropic:` models',
+      secret: true,
+    }),
+    ASSISTANT_MODEL_TIMEOUT_SECONDS: setting(
+      kind.timerSeconds.default(seconds(DEFAULT_RUN_LIMITS.modelIdleMs)),
+      {
+        description: 'a model that sends nothing this long fails the query (`model_unavailable`)',
+      },
+    ),
+    ASSISTANT_RUN_TIMEOUT_SECONDS: setting(
+      kind.timerSeconds.default(seconds(DEFAULT_RUN_LIMITS.runTimeoutMs)),
+      {
+        description: 'longest run of one query',
+      },
+    ),
+    ASSISTANT_TOOL_TIMEOUT_SECONDS: setting(
+      kind.timerSeconds.default(seconds(DEFAULT_RUN_LIMITS.toolTimeoutMs)),
+      {
+        description: 'longest tool call',
+      },
+    ),
+    ASSISTANT_MAX_CONCURRENT_QUERIES: setting(
+      kind.wholeNumber('queries', 1).default(HOSTED_RATE_LIMITS.concurrentQueriesPerUser),
+      { description: 'query runs at once per account' },
+    ),
+    ASSISTANT_STREAM_PING_SECONDS: setting(kind.timerSeconds.default(15), {
+      description: '`: ping` comment interval of event streams, so that proxies keep them open',
+    }),
+    ASSISTANT_BUILTIN_PACING_MS: setting(
+      kind.wholeNumber('milliseconds', 0).default(DEFAULT_BUILTIN_PACING_MS),
+      { description: "pause between the built-in model's streamed words" },
+    ),
+    ASSISTANT_RATE_LIMIT_CORE: setting(
+      kind.wholeNumber('requests', 1).default(defaults.rateLimits.core.limit),
+      {
+        description: 'requests per window per token (per address without one)',
+      },
+    ),
+    ASSISTANT_RATE_LIMIT_QUERIES: setting(
+      kind.wholeNumber('queries', 1).default(defaults.rateLimits.queries.limit),
+      { description: 'queries per window per account' },
+    ),
+    ASSISTANT_RATE_LIMIT_AUTH: setting(
+      kind.wholeNumber('requests', 1).default(defaults.rateLimits.auth.limit),
+      {
+        description: 'requests to `/oauth/` per window per address',
+      },
+    ),
+    // One window for every bucket, as both deployments' defaults have.
+    ASSISTANT_RATE_LIMIT_WINDOW_SECONDS: setting(
+      kind.wholeNumber('seconds', 1).default(defaults.rateLimits.core.windowSeconds),
+      { description: 'length of a rate-limit window' },
+    ),
+    ASSISTANT_TRUST_PROXY: setting(kind.trueOrFalse.default(false), {
+      description: 'behind a reverse proxy: take the client address from `X-Forwarded-For`',
+    }),
+  };
+}
+
+const DATABASE_URL_MEANING =
+  'PostgreSQL: `postgres://user@host:5432/db`; `?schema=name` keeps the tables in their own schema';
+
+/** One household: generous limits, logs for the operator at their terminal, this machine only. */
+export const SELF_HOST_SETTINGS = z.object({
+  ...deploymentSettings({
+    host: '127.0.0.1',
+    port: 7747,
+    logLevel: 'warn',
+    rateLimits: {
+      core: { limit: 20_000, windowSeconds: 3_600 },
+      queries: { limit: 600, windowSeconds: 3_600 },
+      auth: { limit: 600, windowSeconds: 3_600 },
+    },
+  }),
+  ASSISTANT_DATA_DIR: setting(kind.text.optional(), {
+    description: 'database, credentials, lock file',
+    flag: 'dataDir',
+    defaultText: '`$XDG_DATA_HOME/assistant`',
+  }),
+  ASSISTANT_DATABASE_URL: setting(kind.postgresUrl().optional(), {
+    description: DATABASE_URL_MEANING,
+    flag: 'databaseUrl',
+    defaultText: 'embedded SQLite',
+    secret: true,
+  }),
+});
+
+/** The hosted service: every interface (behind its proxy), the limits of SPEC §7, PostgreSQL only. */
+export const HOSTED_SETTINGS = z.object({
+  ...deploymentSettings({ host: '0.0.0.0', port: 8080, logLevel: 'info', rateLimits: HOSTED_RATE_LIMITS }),
+  ASSISTANT_DATABASE_URL: setting(
+    kind.postgresUrl('the hosted API runs on PostgreSQL (postgres://user@host:5432/db)'),
+    { description: DATABASE_URL_MEANING, secret: true },
+  ),
+});
+
+export type SelfHostSettings = z.output<typeof SELF_HOST_SETTINGS>;
+export type HostedSettings = z.output<typeof HOSTED_SETTINGS>;
+/** What both deployments read the same way. */
+export type DeploymentSettings = z.output<z.ZodObject<ReturnType<typeof deploymentSettings>>>;
