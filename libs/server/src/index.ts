@@ -2,13 +2,14 @@ export { AppModule } from './lib/app.module';
 export { createHttpApp } from './lib/http/create-http-app';
 export { ApiError } from './lib/http/api-error';
 export { ConfigError, type ServerConfig, type RateLimitConfig } from './lib/config/server-config';
+export { SELF_HOST_SETTINGS, HOSTED_SETTINGS } from './lib/config/settings';
+export { configTable, withConfigTable } from './lib/config/config-table';
 export { MemoryRateLimitStore, type RateLimitStore } from './lib/rate-limit/rate-limit.store';
 export { listen, type RunningServer } from './lib/running-server';
 export {
   startSelfHost,
   addSelfHostAccount,
   selfHostConfig,
-  SELF_HOST_DEFAULTS,
   type SelfHostOptions,
   type SelfHostServer,
 } from './lib/self-host/self-host';

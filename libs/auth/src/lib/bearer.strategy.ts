@@ -8,11 +8,12 @@ import type { Principal } from './principal';
 @Injectable()
 export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
   constructor(@Inject(TokenService) private readonly tokens: TokenService) {
-    super({ realm: 'assistant' });
+    // With the request, to reuse the verification the rate-limit hook already made of the same secret.
+    super({ realm: 'assistant', passReqToCallback: true });
   }
 
-  async validate(secret: string): Promise<Principal> {
-    const principal = await this.tokens.verify(secret);
+  async validate(request: object, secret: string): Promise<Principal> {
+    const principal = await this.tokens.verifyForRequest(request, secret);
     if (!principal)
       throw AuthError.invalidToken('the token is not valid: it is malformed, unknown, revoked or expired');
     return principal;

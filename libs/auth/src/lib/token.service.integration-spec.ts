@@ -1,16 +1,17 @@
-import { openTestStorage } from '@assistant/storage/testing';
+import { openTestStorage, type TestStorage } from '@assistant/storage/testing';
 import type { Storage } from '@assistant/storage';
 import { TokenService } from './token.service';
 import { digestToken } from './token-format';
 
 describe('TokenService on a real database', () => {
   let storage: Storage;
+  let query: TestStorage['query'];
   let dispose: () => Promise<void>;
   let tokens: TokenService;
   let userId: string;
 
   beforeAll(async () => {
-    ({ storage, dispose } = await openTestStorage('sqlite'));
+    ({ storage, query, dispose } = await openTestStorage('sqlite'));
     tokens = new TokenService(storage.tokens);
     userId = (await storage.users.create({ email: 'a@example.com', displayName: 'A' })).id;
   });
@@ -29,7 +30,7 @@ describe('TokenService on a real database', () => {
       kind: 'personal',
       scopes: ['read:account'],
     });
-    const rows = await storage.dataSource.query('SELECT * FROM tokens');
+    const rows = await query('SELECT * FROM tokens');
     expect(JSON.stringify(rows)).not.toContain(secret);
     expect(rows[0].digest).toBe(digestToken(secret));
   });
@@ -77,7 +78,7 @@ describe('TokenService on a real database', () => {
 
 describe('TokenService with a verification cache', () => {
   it('answers from the cache, and forgets a token revoked through it at once', async () => {
-    const { storage, dispose } = await openTestStorage('sqlite');
+    const { storage, query, dispose } = await openTestStorage('sqlite');
     try {
       const userId = (await storage.users.create({ email: 'c@example.com', displayName: 'C' })).id;
       const tokens = new TokenService(storage.tokens, { cacheTtlMs: 60_000 });
@@ -89,7 +90,7 @@ describe('TokenService with a verification cache', () => {
       });
       expect(await tokens.verify(secret)).not.toBeNull();
       // Served from the cache even though the row is gone behind the service's back…
-      await storage.dataSource.query('DELETE FROM tokens');
+      await query('DELETE FROM tokens');
       expect(await tokens.verify(secret)).not.toBeNull();
       // …but a revocation through the service is seen on the very next request.
       await tokens.revoke(userId, record.id, 'personal');

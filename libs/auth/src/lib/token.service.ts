@@ -30,6 +30,11 @@ export class TokenService {
   private readonly cacheTtlMs: number;
   /** Bumped by every revocation, so that a verification that read the row before it does not cache it. */
   private revocations = 0;
+  /** request → the verification of its bearer secret; weak, so that it goes with the request. */
+  private readonly perRequest = new WeakMap<
+    object,
+    { secret: string; principal: Promise<Principal | null> }
+  >();
 
   constructor(
     private readonly tokens: TokensRepository,
@@ -82,6 +87,18 @@ export class TokenService {
     if (isExpired(principal, now)) return null;
     this.noteUse(record.id, now);
     if (this.cacheTtlMs > 0 && revocationsBefore === this.revocations) this.remember(digest, principal, now);
+    return principal;
+  }
+
+  /**
+   * `verify`, at most once per request: the rate-limit hook verifies before routing (only a verified token gets
+   * a bucket of its own) and the bearer strategy after it; both get the same answer from one verification.
+   */
+  verifyForRequest(request: object, secret: string): Promise<Principal | null> {
+    const known = this.perRequest.get(request);
+    if (known?.secret === secret) return known.principal;
+    const principal = this.verify(secret);
+    this.perRequest.set(request, { secret, principal });
     return principal;
   }
 

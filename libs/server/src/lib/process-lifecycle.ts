@@ -1,9 +1,9 @@
-import { ConfigError } from './config/server-config';
+import { OperatorError } from '@assistant/contracts';
 import type { RunningServer } from './running-server';
 
-/** One line for errors a user can fix (configuration, database, port); a stack only for real bugs. */
+/** One line for the operator's mistakes (configuration, database, port); a stack only for real bugs. */
 export function describeStartupError(error: unknown): string {
-  if (error instanceof ConfigError) return `assistant: ${error.message}`;
+  if (error instanceof OperatorError) return `assistant: ${error.message}`;
   return `assistant: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
 }
 

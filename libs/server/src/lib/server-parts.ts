@@ -10,6 +10,8 @@ export interface ServerParts {
   storage: Storage;
   rateLimits: RateLimitStore;
   queryEvents: QueryEventLog;
+  /** Where the JSON log lines go: stdout when absent; tests capture them. */
+  logDestination?: { write(line: string): void };
 }
 
 export async function closeParts(parts: ServerParts): Promise<void> {

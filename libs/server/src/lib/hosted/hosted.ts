@@ -1,43 +1,28 @@
-import { HOSTED_RATE_LIMITS } from '@assistant/contracts';
-import { postgresConfigFromUrl, type DatabaseConfig } from '@assistant/storage';
+import type { DatabaseConfig } from '@assistant/storage';
 import { openStorageFor } from '../config/open-storage';
-import {
-  ConfigError,
-  logLevel,
-  portNumber,
-  rateLimitsFromEnv,
-  type ServerConfig,
-} from '../config/server-config';
-import { queryConfigFromEnv } from '../config/query-config';
+import { deploymentConfig, type ServerConfig } from '../config/server-config';
+import { HOSTED_SETTINGS } from '../config/settings';
+import { readSettings, unknownSettingWarnings, warnOnStderr } from '../config/read-settings';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
 import { MemoryQueryEventLog } from '../queries/query-event-log';
 import { listen, type RunningServer } from '../running-server';
 
-/** The hosted service runs on PostgreSQL only; without a URL it refuses to start. */
+/** The database alone, for the operator commands: the hosted service runs on PostgreSQL only. */
 export function hostedDatabase(env: NodeJS.ProcessEnv): DatabaseConfig {
-  const url = env.ASSISTANT_DATABASE_URL;
-  if (!url) {
-    throw new ConfigError(
-      'ASSISTANT_DATABASE_URL is required: the hosted API runs on PostgreSQL (postgres://user@host:5432/db)',
-    );
-  }
-  try {
-    return postgresConfigFromUrl(url);
-  } catch (error) {
-    throw new ConfigError(`ASSISTANT_DATABASE_URL: ${(error as Error).message}`);
-  }
+  return readSettings(HOSTED_SETTINGS.pick({ ASSISTANT_DATABASE_URL: true }), env).ASSISTANT_DATABASE_URL;
 }
 
-export function hostedConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+/** The hosted service's configuration from its environment (HOSTED_SETTINGS); it has no flags. */
+export function hostedConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  warn: (line: string) => void = warnOnStderr,
+): ServerConfig {
+  const settings = readSettings(HOSTED_SETTINGS, env);
+  unknownSettingWarnings(HOSTED_SETTINGS, env, 'the hosted API').forEach(warn);
   return {
     deployment: 'hosted',
-    host: env.ASSISTANT_HOST ?? '0.0.0.0',
-    port: portNumber('ASSISTANT_PORT', env.ASSISTANT_PORT, 8080),
-    database: hostedDatabase(env),
-    rateLimits: rateLimitsFromEnv(env, HOSTED_RATE_LIMITS),
-    logLevel: logLevel(env.ASSISTANT_LOG_LEVEL, 'info'),
-    trustProxy: env.ASSISTANT_TRUST_PROXY === 'true',
-    queries: queryConfigFromEnv(env),
+    ...deploymentConfig(settings),
+    database: settings.ASSISTANT_DATABASE_URL,
     tokenCacheTtlMs: 0,
   };
 }

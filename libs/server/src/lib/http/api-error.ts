@@ -1,28 +1,13 @@
-import { ERROR_CODES, type ErrorCode, type FieldError } from '@assistant/contracts';
+import { ProblemError, type FieldError } from '@assistant/contracts';
 
-/** An error the API answers on purpose, with a stable code (SPEC §5). */
-export class ApiError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    readonly detail: string,
-    readonly fieldErrors?: FieldError[],
-    /** Extra response headers, such as `Retry-After` or `WWW-Authenticate`. */
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(detail);
-    this.name = 'ApiError';
-  }
-
-  get status(): number {
-    return ERROR_CODES[this.code].status;
-  }
-
+/** An error the API's own modules answer on purpose (SPEC §5), with shorthands for the two most common ones. */
+export class ApiError extends ProblemError {
   static notFound(what: string): ApiError {
     return new ApiError('not_found', `no ${what} with this id`);
   }
 
   static validation(errors: FieldError[]): ApiError {
     const detail = errors.map((e) => `${e.field}: ${e.message}`).join('; ');
-    return new ApiError('validation_failed', detail, errors);
+    return new ApiError('validation_failed', detail, { errors });
   }
 }

@@ -1,30 +1,31 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LIMITS } from '@assistant/contracts';
+import type { FastifyRequest } from 'fastify';
+import { API_PREFIX, LIMITS } from '@assistant/contracts';
 import { TokenService } from '@assistant/auth';
 import type { ServerConfig } from '../config/server-config';
 import { AppModule } from '../app.module';
 import type { ServerParts } from '../server-parts';
-import { rateLimiter } from '../rate-limit/rate-limit.hook';
+import { rateLimiter, RateLimits, type VerifyBearer } from '../rate-limit/rate-limit.hook';
 import { replyWithProblem, SEND_JSON } from './reply-problem';
 import { logRequests, loggerOptions, PinoNestLogger, requestLogController } from './logging';
+import { routesOutsideApi } from '../routing/route.decorator';
+import { requestId } from './request-id';
+import { prepareReply } from './response-headers';
+import { answerClientError, answerFrameworkError } from './client-errors';
+import {
+  exemptEventStreamFromIdleTimeout,
+  HTTP_TIMEOUTS,
+  serverTimeoutOptions,
+  type HttpTimeouts,
+} from './http-timeouts';
 
-const CLIENT_REQUEST_ID = /^[\w.-]{1,64}$/;
-
-/** Takes the client's X-Request-Id when it is sane, else makes one; pino-http reads it from `req.id`. */
-function requestId(raw: IncomingMessage): string {
-  const offered = raw.headers['x-request-id'];
-  const id =
-    typeof offered === 'string' && CLIENT_REQUEST_ID.test(offered)
-      ? offered
-      : `req_${randomBytes(10).toString('hex')}`;
-  (raw as IncomingMessage & { id?: string }).id = id;
-  return id;
-}
+const SHUTTING_DOWN = {
+  code: 'service_unavailable',
+  detail: 'the server is shutting down; send the request again',
+  headers: { 'retry-after': '1' },
+} as const;
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
@@ -37,39 +38,45 @@ function hasNonJsonBody(request: FastifyRequest): boolean {
   return hasBody && !JSON_TYPE.test(request.headers['content-type'] ?? '');
 }
 
-/** Builds the Nest application on Fastify with everything both deployments share. Does not listen. */
+/**
+ * Builds the Nest application on Fastify with everything both deployments share. Does not listen. `timeouts`
+ * are the HTTP deadlines (HTTP_TIMEOUTS; tests shorten them).
+ */
 export async function createHttpApp(
   config: ServerConfig,
   parts: ServerParts,
+  timeouts: HttpTimeouts = HTTP_TIMEOUTS,
 ): Promise<NestFastifyApplication> {
   // The limiter runs in Fastify's hooks, before Nest; it reaches the token service once the app exists.
   const late: { tokens?: TokenService } = {};
-  const userOf = async (secret: string) =>
-    late.tokens ? ((await late.tokens.verify(secret))?.userId ?? null) : null;
-  const limit = rateLimiter(parts.rateLimits, config.rateLimits, userOf);
-  const adapter = new FastifyAdapter({
+  const verify: VerifyBearer = async (request, secret) =>
+    late.tokens ? late.tokens.verifyForRequest(request, secret) : null;
+  const limits = new RateLimits(parts.rateLimits, config.rateLimits);
+  const limit = rateLimiter(limits, verify);
+  const adapter: FastifyAdapter = new FastifyAdapter({
     bodyLimit: LIMITS.maxJsonBodyBytes,
     genReqId: requestId,
     trustProxy: config.trustProxy,
-    logger: loggerOptions(config.logLevel),
+    logger: loggerOptions(config.logLevel, parts.logDestination),
     logController: requestLogController(),
-    return503OnClosing: true,
-    // Requests Fastify cannot route at all (a malformed URL) still get a problem and the rate-limit headers.
-    frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
-      limit(request, reply).then(
-        (answered) => {
-          if (!answered)
-            replyWithProblem(request, reply, { code: 'not_found', detail: 'the URL is malformed' });
-        },
-        () =>
-          replyWithProblem(request, reply, { code: 'internal', detail: 'the request could not be counted' }),
-      );
-    },
+    // Requests that arrive while the server drains get our own problem (below) instead of Fastify's plain 503.
+    return503OnClosing: false,
+    ...serverTimeoutOptions(timeouts),
+    // Requests that Node's parser or Fastify's router refuse still get a problem and the rate-limit headers.
+    clientErrorHandler: answerClientError(limits, () => fastify.log),
+    frameworkErrors: answerFrameworkError(limit),
   });
   const fastify = adapter.getInstance();
   logRequests(fastify);
+  // Fastify sets `Connection: close` on requests that arrive while it drains (on a connection that was already
+  // busy); they are refused, so that a load balancer sends them to a server that stays.
+  let draining = false;
+  fastify.addHook('preClose', async () => {
+    draining = true;
+  });
   fastify.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+    prepareReply(request, reply);
+    if (draining) return replyWithProblem(request, reply, SHUTTING_DOWN);
     if (await limit(request, reply)) return reply;
     if (hasNonJsonBody(request)) {
       return replyWithProblem(request, reply, {
@@ -78,13 +85,15 @@ export async function createHttpApp(
       });
     }
   });
+  fastify.addHook('preHandler', async (request) => exemptEventStreamFromIdleTimeout(request));
 
+  // Nest logs through pino from the start. (Buffering its logs instead kept them in memory for ever: the buffer
+  // is flushed by Nest's own listen(), and the server listens through Fastify directly.)
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, parts), adapter, {
-    bufferLogs: true,
+    logger: new PinoNestLogger(fastify.log),
     abortOnError: false,
   });
-  app.useLogger(new PinoNestLogger(fastify.log));
   late.tokens = app.get(TokenService);
-  app.setGlobalPrefix('api/v1', { exclude: ['healthz'] });
+  app.setGlobalPrefix(API_PREFIX, { exclude: routesOutsideApi() });
   return app;
 }

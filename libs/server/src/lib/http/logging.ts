@@ -2,18 +2,50 @@ import type { LoggerService } from '@nestjs/common';
 import { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from '../config/server-config';
 
-/** Drops the query string's `access_token` (refused, but it must not be logged either). */
+/**
+ * Query parameters whose values are never logged: a token someone put in the URL (refused, but it must not be
+ * logged either) and search text (`q`: what a user looks for in their own memories is theirs).
+ */
+const UNLOGGED_PARAMETERS = new Set(['access_token', 'q']);
+
+/**
+ * The URL as it may be logged. Parameter names are compared decoded, as the server reads them (`access%5Ftoken`
+ * is `access_token`); a name that cannot be decoded loses its value too.
+ */
 export function safeUrl(url: string | undefined): string {
-  return (url ?? '').replace(/([?&]access_token=)[^&]*/gi, '$1[redacted]');
+  const [path, query] = splitOnce(url ?? '', '?');
+  if (query === undefined) return path;
+  const parameters = query.split('&').map((parameter) => {
+    const [name, value] = splitOnce(parameter, '=');
+    return value !== undefined && !mayLogValueOf(name) ? `${name}=[redacted]` : parameter;
+  });
+  return `${path}?${parameters.join('&')}`;
+}
+
+function mayLogValueOf(rawName: string): boolean {
+  try {
+    return !UNLOGGED_PARAMETERS.has(decodeURIComponent(rawName.replace(/\+/g, ' ')).toLowerCase());
+  } catch {
+    return false;
+  }
+}
+
+function splitOnce(text: string, separator: string): [string, string | undefined] {
+  const at = text.indexOf(separator);
+  return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
 }
 
 /**
  * Fastify's own pino logger. Serializers pick fields one by one rather than redacting known secrets, so that a
  * header added later (Authorization, cookies, API keys) is never logged by accident.
  */
-export function loggerOptions(level: ServerConfig['logLevel']): FastifyServerOptions['logger'] {
+export function loggerOptions(
+  level: ServerConfig['logLevel'],
+  destination?: { write(line: string): void },
+): FastifyServerOptions['logger'] {
   return {
     level,
+    ...(destination ? { stream: destination } : {}),
     serializers: {
       req: (req: { id?: string; method?: string; url?: string }) => ({
         id: req.id,
@@ -30,7 +62,10 @@ export function requestLogController(): LogController {
   return new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' });
 }
 
-/** One line per request, written after the response, instead of Fastify's two (incoming and completed). */
+/**
+ * One line per request, written after the response, instead of Fastify's two (incoming and completed). A 5xx is a
+ * warning: the error-level line with the details is the one the problem filter writes for a bug.
+ */
 export function logRequests(fastify: FastifyInstance): void {
   fastify.addHook('onResponse', async (request, reply) => {
     const status = reply.statusCode;
@@ -40,7 +75,7 @@ export function logRequests(fastify: FastifyInstance): void {
       status_code: status,
       response_time_ms: Math.round(reply.elapsedTime * 10) / 10,
     };
-    if (status >= 500) request.log.error(line, 'request failed');
+    if (status >= 500) request.log.warn(line, 'request failed');
     else request.log.info(line, 'request');
   });
 }

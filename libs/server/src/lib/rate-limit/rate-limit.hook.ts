@@ -1,10 +1,15 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RATE_LIMIT_HEADERS, type RateLimitResource } from '@assistant/contracts';
-import { checkTokenFormat } from '@assistant/auth';
+import { RATE_LIMIT_HEADERS, ROUTES, servedPath, type RateLimitResource } from '@assistant/contracts';
+import type { Principal } from '@assistant/auth';
 import type { RateLimitStore } from './rate-limit.store';
 import type { RateLimitConfig } from '../config/server-config';
-import { replyWithProblem } from '../http/reply-problem';
+import { replyWithProblem, type ProblemAnswer } from '../http/reply-problem';
+
+/**
+ * `/healthz` is not counted: it is what an orchestrator or a monitor polls to decide whether the server is up,
+ * and anonymous traffic from the same address (or a flood) must not make a healthy server look down.
+ */
+const UNCOUNTED_ROUTES = new Set([servedPath(ROUTES.getHealth)]);
 
 /** By the route Fastify matched, not the raw URL, so that an encoded path cannot slip into another bucket. */
 function resourceOf(request: FastifyRequest): RateLimitResource {
@@ -14,33 +19,68 @@ function resourceOf(request: FastifyRequest): RateLimitResource {
   return 'core';
 }
 
-/** The bearer secret if it is at least well formed (prefix and checksum); made-up strings count as none. */
-function wellFormedSecret(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  const secret = header && /^bearer\s+\S+$/i.test(header) ? header.slice(7).trim() : undefined;
-  return secret && checkTokenFormat(secret) ? secret : undefined;
+/** The bearer secret, parsed as passport-http-bearer parses it, so that both look at the same string. */
+function bearerSecret(request: FastifyRequest): string | undefined {
+  const parts = request.headers.authorization?.split(' ');
+  return parts?.length === 2 && /^Bearer$/i.test(parts[0]) ? parts[1] : undefined;
 }
 
-/** Finds the account behind a token, for the buckets that SPEC §7 counts per user. */
-export type UserOfToken = (secret: string) => Promise<string | null>;
+/** Verifies a request's bearer token, at most once per request (TokenService.verifyForRequest). */
+export type VerifyBearer = (request: FastifyRequest, secret: string) => Promise<Principal | null>;
 
 /**
- * `core` is counted per token (by its digest, never the secret) and `queries` per user, whichever of the
- * user's tokens calls. Without a token, or with one that is not even well formed or not valid, per client
- * address: made-up tokens must not each get a fresh bucket.
+ * Whose bucket a request counts against: `core` per token and `queries` per user (SPEC §7), but only once the
+ * token is verified; anything else (no token, a made-up one, a well-formed one with a valid checksum but unknown,
+ * revoked or expired) counts against the client address, so that forged tokens cannot each open a fresh bucket.
  */
 async function callerKey(
   request: FastifyRequest,
   resource: RateLimitResource,
-  userOf: UserOfToken,
+  verify: VerifyBearer,
 ): Promise<string> {
-  const secret = wellFormedSecret(request);
-  if (!secret) return `ip:${request.ip}`;
-  if (resource === 'queries') {
-    const userId = await userOf(secret);
-    return userId ? `usr:${userId}` : `ip:${request.ip}`;
+  const secret = bearerSecret(request);
+  const principal = secret ? await verify(request, secret) : null;
+  if (!principal) return clientAddressKey(request.ip);
+  return resource === 'queries' ? `usr:${principal.userId}` : `tok:${principal.tokenId}`;
+}
+
+export const clientAddressKey = (address: string | undefined) => `ip:${address ?? 'unknown'}`;
+
+/** The outcome of counting one request: the `X-RateLimit-*` headers, and the 429 to answer past the limit. */
+export interface RateLimitVerdict {
+  headers: Record<string, string>;
+  exceeded?: ProblemAnswer;
+}
+
+export class RateLimits {
+  constructor(
+    private readonly store: RateLimitStore,
+    private readonly config: RateLimitConfig,
+  ) {}
+
+  /** Counts one request of `resource` against `key` (`ip:…`, `tok:…`, `usr:…`). */
+  async count(resource: RateLimitResource, key: string): Promise<RateLimitVerdict> {
+    const { limit, windowSeconds } = this.config[resource];
+    const { count, resetAt } = await this.store.hit(`${resource}:${key}`, windowSeconds);
+    const resetSeconds = Math.ceil(resetAt / 1000);
+    const headers = {
+      [RATE_LIMIT_HEADERS.limit]: String(limit),
+      [RATE_LIMIT_HEADERS.remaining]: String(Math.max(0, limit - count)),
+      [RATE_LIMIT_HEADERS.used]: String(Math.min(count, limit)),
+      [RATE_LIMIT_HEADERS.reset]: String(resetSeconds),
+      [RATE_LIMIT_HEADERS.resource]: resource,
+    };
+    if (count <= limit) return { headers };
+    const retryAfter = Math.max(1, resetSeconds - Math.floor(Date.now() / 1000));
+    return {
+      headers,
+      exceeded: {
+        code: 'rate_limited',
+        detail: `more than ${limit} ${resource} requests in ${windowSeconds} s; try again in ${retryAfter} s`,
+        headers: { 'retry-after': String(retryAfter) },
+      },
+    };
   }
-  return `tok:${createHash('sha256').update(secret).digest('base64url')}`;
 }
 
 /**
@@ -50,29 +90,14 @@ async function callerKey(
  */
 export type RateLimiter = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
 
-export function rateLimiter(
-  store: RateLimitStore,
-  config: RateLimitConfig,
-  userOf: UserOfToken,
-): RateLimiter {
+export function rateLimiter(limits: RateLimits, verify: VerifyBearer): RateLimiter {
   return async (request, reply) => {
+    if (UNCOUNTED_ROUTES.has(request.routeOptions.url ?? '')) return false;
     const resource = resourceOf(request);
-    const { limit, windowSeconds } = config[resource];
-    const key = await callerKey(request, resource, userOf);
-    const { count, resetAt } = await store.hit(`${resource}:${key}`, windowSeconds);
-    const resetSeconds = Math.ceil(resetAt / 1000);
-    reply.header(RATE_LIMIT_HEADERS.limit, limit);
-    reply.header(RATE_LIMIT_HEADERS.remaining, Math.max(0, limit - count));
-    reply.header(RATE_LIMIT_HEADERS.used, Math.min(count, limit));
-    reply.header(RATE_LIMIT_HEADERS.reset, resetSeconds);
-    reply.header(RATE_LIMIT_HEADERS.resource, resource);
-    if (count <= limit) return false;
-    const retryAfter = Math.max(1, resetSeconds - Math.floor(Date.now() / 1000));
-    replyWithProblem(request, reply, {
-      code: 'rate_limited',
-      detail: `more than ${limit} ${resource} requests in ${windowSeconds} s; try again in ${retryAfter} s`,
-      headers: { 'retry-after': String(retryAfter) },
-    });
+    const verdict = await limits.count(resource, await callerKey(request, resource, verify));
+    reply.headers(verdict.headers);
+    if (!verdict.exceeded) return false;
+    replyWithProblem(request, reply, verdict.exceeded);
     return true;
   };
 }

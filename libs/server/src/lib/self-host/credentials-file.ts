@@ -1,5 +1,5 @@
 import { chmodSync, renameSync, writeFileSync } from 'node:fs';
-import type { Credentials } from '@assistant/client';
+import type { Credentials } from '@assistant/client/local';
 
 /**
  * `<data-dir>/credentials.json`: how the CLI on this machine finds and calls its own server (SPEC §8). Its

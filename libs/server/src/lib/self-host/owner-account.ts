@@ -2,7 +2,7 @@ import { userInfo } from 'node:os';
 import { ALL_SCOPES } from '@assistant/contracts';
 import { TokenService } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
-import { readCredentials, type Credentials } from '@assistant/client';
+import { readCredentials, type Credentials } from '@assistant/client/local';
 
 export interface OwnerSetup {
   credentials: Omit<Credentials, 'base_url'>;

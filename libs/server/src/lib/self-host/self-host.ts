@@ -1,40 +1,20 @@
 import { mkdirSync } from 'node:fs';
-import { postgresConfigFromUrl, sqliteFileIn, type DatabaseConfig } from '@assistant/storage';
+import { sqliteFileIn, type DatabaseConfig } from '@assistant/storage';
 import { openStorageFor } from '../config/open-storage';
-import {
-  ConfigError,
-  logLevel,
-  portNumber,
-  rateLimitsFromEnv,
-  type ServerConfig,
-} from '../config/server-config';
-import { queryConfigFromEnv } from '../config/query-config';
+import { ConfigError, deploymentConfig, type ServerConfig } from '../config/server-config';
+import { SELF_HOST_SETTINGS, type SelfHostFlags } from '../config/settings';
+import { readSettings, unknownSettingWarnings, warnOnStderr } from '../config/read-settings';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
 import { MemoryQueryEventLog } from '../queries/query-event-log';
 import { listen, type RunningServer } from '../running-server';
 import { lockDataDir } from './data-dir-lock';
-import { credentialsFileIn, resolveDataDir } from '@assistant/client';
+import { credentialsFileIn, resolveDataDir } from '@assistant/client/local';
 import { writeCredentials } from './credentials-file';
 import { ensureOwner } from './owner-account';
 import { createAccount, parseScopeList, type CreatedAccount } from '../accounts/create-account';
 
-export const SELF_HOST_DEFAULTS = { host: '127.0.0.1', port: 7747 } as const;
-
-/** A self-hosted server answers one household: generous limits, configurable by environment. */
-const SELF_HOST_RATE_LIMITS = {
-  core: { limit: 20_000, windowSeconds: 3_600 },
-  queries: { limit: 600, windowSeconds: 3_600 },
-  auth: { limit: 600, windowSeconds: 3_600 },
-};
-
-export interface SelfHostOptions {
-  host?: string;
-  port?: number | string;
-  dataDir?: string;
-  databaseUrl?: string;
-  /** The default model (`--model`); otherwise ASSISTANT_MODEL, otherwise `builtin`. */
-  model?: string;
-}
+/** The flags of `assistant serve`: `model` is the default model, and so on (config/settings.ts). */
+export type SelfHostOptions = SelfHostFlags;
 
 export interface SelfHostServer extends RunningServer {
   dataDir: string;
@@ -46,30 +26,20 @@ export interface SelfHostServer extends RunningServer {
   issuedOwnerToken: boolean;
 }
 
-/** Flags win over `ASSISTANT_*` variables, which win over the defaults. */
+/** Flags win over `ASSISTANT_*` variables, which win over the defaults (SELF_HOST_SETTINGS). */
 export function selfHostConfig(
   options: SelfHostOptions,
   env: NodeJS.ProcessEnv = process.env,
+  warn: (line: string) => void = warnOnStderr,
 ): ServerConfig & { dataDir: string } {
-  const dataDir = resolveDataDir(options.dataDir, env);
-  const databaseUrl = options.databaseUrl ?? env.ASSISTANT_DATABASE_URL;
-  let database: DatabaseConfig;
-  try {
-    database = databaseUrl
-      ? postgresConfigFromUrl(databaseUrl)
-      : { dialect: 'sqlite', file: sqliteFileIn(dataDir) };
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
+  const settings = readSettings(SELF_HOST_SETTINGS, env, options);
+  unknownSettingWarnings(SELF_HOST_SETTINGS, env, 'the self-hosted server').forEach(warn);
+  // The clients find the data directory with the same function, so that they read the credentials written here.
+  const dataDir = resolveDataDir(settings.ASSISTANT_DATA_DIR, env);
   return {
     deployment: 'self-hosted',
-    host: options.host ?? env.ASSISTANT_HOST ?? SELF_HOST_DEFAULTS.host,
-    port: portNumber('the port', options.port ?? env.ASSISTANT_PORT, SELF_HOST_DEFAULTS.port),
-    database,
-    rateLimits: rateLimitsFromEnv(env, SELF_HOST_RATE_LIMITS),
-    logLevel: logLevel(env.ASSISTANT_LOG_LEVEL, 'warn'),
-    trustProxy: env.ASSISTANT_TRUST_PROXY === 'true',
-    queries: queryConfigFromEnv(env, { model: options.model }),
+    ...deploymentConfig(settings),
+    database: settings.ASSISTANT_DATABASE_URL ?? { dialect: 'sqlite', file: sqliteFileIn(dataDir) },
     tokenCacheTtlMs: 60_000,
     dataDir,
   };

@@ -1,0 +1,94 @@
+/**
+ * The access guard on its own, with the real bearer strategy and token service on SQLite: the scope check is
+ * the guard's, so removing it must fail a test in this lib, not only in the server's.
+ */
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import { openTestStorage } from '@assistant/storage/testing';
+import type { Storage } from '@assistant/storage';
+import { AccessGuard } from './access.guard';
+import { AuthError } from './auth.errors';
+import { BearerStrategy } from './bearer.strategy';
+import { Public, Scopes } from './scopes.decorator';
+import { TokenService } from './token.service';
+
+/** Two routes as a controller declares them; the guard reads only their metadata, never calls them. */
+class MemoriesRoutes {
+  @Scopes('read:memories')
+  list(): string {
+    return 'memories';
+  }
+
+  @Public()
+  health(): string {
+    return 'ok';
+  }
+}
+
+/** What Nest hands the guard for a request to `handler` with these headers. */
+function contextFor(handler: keyof MemoriesRoutes, headers: Record<string, string>): ExecutionContext {
+  const request = { headers, query: {}, body: undefined };
+  return new ExecutionContextHost(
+    [request, {}, () => undefined],
+    MemoriesRoutes,
+    MemoriesRoutes.prototype[handler],
+  );
+}
+
+async function refusal(promise: Promise<unknown>): Promise<AuthError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof AuthError)) throw new Error(`expected an AuthError, got ${String(error)}`);
+  return error;
+}
+
+describe('AccessGuard', () => {
+  let storage: Storage;
+  let dispose: () => Promise<void>;
+  let tokens: TokenService;
+  let userId: string;
+  const guard = new AccessGuard(new Reflector());
+
+  beforeAll(async () => {
+    ({ storage, dispose } = await openTestStorage('sqlite'));
+    tokens = new TokenService(storage.tokens);
+    // Registers itself with passport as the 'bearer' strategy the guard authenticates with.
+    new BearerStrategy(tokens);
+    userId = (await storage.users.create({ email: 'guard@example.com', displayName: 'G' })).id;
+  });
+  afterAll(async () => dispose());
+
+  const bearer = async (scopes: Parameters<TokenService['issue']>[0]['scopes']) => ({
+    authorization: `Bearer ${(await tokens.issue({ userId, kind: 'personal', name: 't', scopes })).secret}`,
+  });
+
+  it("lets a token holding the route's scope through", async () => {
+    await expect(guard.canActivate(contextFor('list', await bearer(['read:memories'])))).resolves.toBe(true);
+  });
+
+  it("refuses a token without the route's scope: 403 insufficient_scope naming the scope", async () => {
+    const error = await refusal(
+      guard.canActivate(contextFor('list', await bearer(['write:memories', 'read:account']))),
+    );
+
+    expect(error.code).toBe('insufficient_scope');
+    expect(error.status).toBe(403);
+    expect(error.headers).toEqual({
+      'www-authenticate': 'Bearer realm="assistant", error="insufficient_scope", scope="read:memories"',
+    });
+  });
+
+  it('refuses a request without a token: 401 invalid_token', async () => {
+    const error = await refusal(guard.canActivate(contextFor('list', {})));
+
+    expect(error.code).toBe('invalid_token');
+    expect(error.status).toBe(401);
+  });
+
+  it('lets anyone through to a public route', async () => {
+    await expect(guard.canActivate(contextFor('health', {}))).resolves.toBe(true);
+  });
+});
