@@ -1,6 +1,5 @@
 export { openStorage, type Storage, type OpenStorageOptions } from './lib/storage';
 export {
-  dataSourceOptions,
   postgresConfigFromUrl,
   sqliteFileIn,
   type DatabaseConfig,
@@ -18,4 +17,6 @@ export type { UsersRepository } from './lib/repositories/users.repository';
 export type { TokensRepository, NewToken } from './lib/repositories/tokens.repository';
 export type { DiscussionsRepository, NewMessage } from './lib/repositories/discussions.repository';
 export type { MemoriesRepository, NewMemory } from './lib/repositories/memories.repository';
+export { QueryEntity } from './lib/entities/query.entity';
+export type { QueriesRepository, NewQuery, StoredQuery } from './lib/repositories/queries.repository';
 export { tryLockFile, type ProcessLock } from './lib/process-lock';

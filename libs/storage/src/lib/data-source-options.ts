@@ -5,8 +5,12 @@ import { TokenEntity } from './entities/token.entity';
 import { DiscussionEntity } from './entities/discussion.entity';
 import { MessageEntity } from './entities/message.entity';
 import { MemoryEntity } from './entities/memory.entity';
+import { QueryEntity } from './entities/query.entity';
+import { QueryEventEntity } from './entities/query-event.entity';
 import { InitialSchemaSqlite1732233600000 } from './migrations/sqlite/1732233600000-initial-schema';
 import { InitialSchemaPostgres1732233600000 } from './migrations/postgres/1732233600000-initial-schema';
+import { QueryLogSqlite1795391090949 } from './migrations/sqlite/1795391090949-query-log';
+import { QueryLogPostgres1795391090949 } from './migrations/postgres/1795391090949-query-log';
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; file: string }
@@ -15,11 +19,19 @@ export type DatabaseConfig =
 
 export type Dialect = DatabaseConfig['dialect'];
 
-export const ENTITIES = [UserEntity, TokenEntity, DiscussionEntity, MessageEntity, MemoryEntity];
+export const ENTITIES = [
+  UserEntity,
+  TokenEntity,
+  DiscussionEntity,
+  MessageEntity,
+  MemoryEntity,
+  QueryEntity,
+  QueryEventEntity,
+];
 
 const MIGRATIONS = {
-  sqlite: [InitialSchemaSqlite1732233600000],
-  postgres: [InitialSchemaPostgres1732233600000],
+  sqlite: [InitialSchemaSqlite1732233600000, QueryLogSqlite1795391090949],
+  postgres: [InitialSchemaPostgres1732233600000, QueryLogPostgres1795391090949],
 };
 
 /** The embedded database's file inside a data directory. */

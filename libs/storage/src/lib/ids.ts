@@ -19,13 +19,22 @@ export function newId(kind: IdKind): string {
     lastTime = now;
     lastRandom = [...randomBytes(16)].map((b) => b & 31);
   }
+  return `${ID_PREFIXES[kind]}_${encodeTime(lastTime)}${lastRandom.map((n) => CROCKFORD[n]).join('')}`;
+}
+
+/** Below every id of this kind made at `time` or later, and above every one made before: a range bound in SQL. */
+export function idsBefore(kind: IdKind, time: Date): string {
+  return `${ID_PREFIXES[kind]}_${encodeTime(time.getTime())}`;
+}
+
+function encodeTime(ms: number): string {
   let time = '';
-  let t = lastTime;
+  let t = ms;
   for (let i = 0; i < 10; i++) {
     time = CROCKFORD[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  return `${ID_PREFIXES[kind]}_${time}${lastRandom.map((n) => CROCKFORD[n]).join('')}`;
+  return time;
 }
 
 function incrementRandom(digits: number[]): void {

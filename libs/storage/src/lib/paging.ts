@@ -21,10 +21,7 @@ export function decodeCursor(kind: IdKind, cursor: string): string {
   const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
   const id = decoded.startsWith('v1:') ? decoded.slice(3) : '';
   if (!isIdOf(kind, id) || encodeCursor(id) !== cursor) {
-    throw new StorageError(
-      'invalid_cursor',
-      'cursor is not one this server gave out; start again without it',
-    );
+    throw StorageError.invalidCursor();
   }
   return id;
 }

@@ -3,6 +3,7 @@ import { TokenEntity } from './entities/token.entity';
 import { DiscussionEntity } from './entities/discussion.entity';
 import { MessageEntity } from './entities/message.entity';
 import { MemoryEntity } from './entities/memory.entity';
+import { QueryEntity } from './entities/query.entity';
 import { fromJson, toDate, toDateOrNull } from './sql';
 
 /** Column lists and row mappers for the plain-SQL reads; the same shapes TypeORM would hydrate. */
@@ -72,5 +73,22 @@ export function memoryFromRow(r: Row): MemoryEntity {
     discussionId: r.discussion_id ?? null,
     createdAt: toDate(r.created_at),
     updatedAt: toDate(r.updated_at),
+  });
+}
+
+export const QUERY_COLUMNS =
+  'id, user_id, discussion_id, message_id, model, status, runner_id, created_at, ended_at, heartbeat_at';
+export function queryFromRow(r: Row): QueryEntity {
+  return Object.assign(new QueryEntity(), {
+    id: r.id,
+    userId: r.user_id,
+    discussionId: r.discussion_id,
+    messageId: r.message_id,
+    model: r.model,
+    status: r.status,
+    runnerId: r.runner_id,
+    createdAt: toDate(r.created_at),
+    endedAt: toDateOrNull(r.ended_at),
+    heartbeatAt: toDate(r.heartbeat_at),
   });
 }

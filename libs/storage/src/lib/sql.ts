@@ -22,6 +22,29 @@ export class Sql {
     return (await this.query<Row>(sql, params))[0] ?? null;
   }
 
+  /** Runs a write and returns how many rows it changed (the two drivers report it in different shapes). */
+  async execute(sql: string, params: unknown[]): Promise<number> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const result = await runner.query(
+        this.dialect === 'postgres' ? this.toPostgres(sql) : sql,
+        params,
+        true,
+      );
+      return result.affected ?? 0;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /**
+   * A time as a parameter of plain SQL: PostgreSQL's driver takes a Date; SQLite keeps TypeORM's UTC text, which
+   * compares in time order.
+   */
+  time(date: Date): Date | string {
+    return this.dialect === 'postgres' ? date : date.toISOString().replace('T', ' ').replace('Z', '');
+  }
+
   private toPostgres(sql: string): string {
     let out = this.numbered.get(sql);
     if (out === undefined) {

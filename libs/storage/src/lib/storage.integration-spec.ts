@@ -1,15 +1,16 @@
-import { openTestStorage } from './testing';
+import { openTestStorage, type TestStorage } from './testing';
 import type { Storage } from './storage';
 import { newId } from './ids';
 import { decodeCursor, encodeCursor } from './paging';
 
 describe.each(['sqlite', 'postgres'] as const)('storage on %s', (dialect) => {
   let storage: Storage;
+  let query: TestStorage['query'];
   let dispose: () => Promise<void>;
   let userId: string;
 
   beforeAll(async () => {
-    ({ storage, dispose } = await openTestStorage(dialect));
+    ({ storage, query, dispose } = await openTestStorage(dialect));
     userId = (await storage.users.create({ email: `${dialect}@example.com`, displayName: 'T' })).id;
   });
   afterAll(async () => dispose());
@@ -21,7 +22,7 @@ describe.each(['sqlite', 'postgres'] as const)('storage on %s', (dialect) => {
       'Running shoes size 44, bought in Lyon',
       'Café opening hours: 8 to 18',
     ];
-    const ids = [];
+    const ids: string[] = [];
     for (const content of contents)
       ids.push((await storage.memories.create(userId, { content, tags: ['fact'], source: 'user' })).id);
     const search = async (q: string) =>
@@ -60,9 +61,7 @@ describe.each(['sqlite', 'postgres'] as const)('storage on %s', (dialect) => {
     expect(rest.items.map((m) => m.text)).toEqual(['three']);
     expect((await storage.discussions.get(userId, d.id))?.messageCount).toBe(3);
     expect(await storage.discussions.delete(userId, d.id)).toBe(true);
-    const count = await storage.dataSource.query(
-      `SELECT COUNT(*) AS n FROM messages WHERE discussion_id = '${d.id}'`,
-    );
+    const count = await query(`SELECT COUNT(*) AS n FROM messages WHERE discussion_id = '${d.id}'`);
     expect(Number(count[0].n)).toBe(0);
   });
 

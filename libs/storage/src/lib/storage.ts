@@ -7,14 +7,18 @@ import { UsersRepository } from './repositories/users.repository';
 import { TokensRepository } from './repositories/tokens.repository';
 import { DiscussionsRepository } from './repositories/discussions.repository';
 import { MemoriesRepository } from './repositories/memories.repository';
+import { QueriesRepository } from './repositories/queries.repository';
 
+/** The database behind the repositories. TypeORM stays inside: users get repositories and these few methods. */
 export interface Storage {
   readonly dialect: Dialect;
-  readonly dataSource: DataSource;
   readonly users: UsersRepository;
   readonly tokens: TokensRepository;
   readonly discussions: DiscussionsRepository;
   readonly memories: MemoriesRepository;
+  readonly queries: QueriesRepository;
+  /** Resolves when the database answers a trivial query, rejects when it does not (health checks). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -28,11 +32,19 @@ export interface OpenStorageOptions {
 
 /** Opens the database, brings or checks its schema, and hands out the repositories. */
 export async function openStorage(config: DatabaseConfig, options: OpenStorageOptions): Promise<Storage> {
+  return (await openDatabase(config, options)).storage;
+}
+
+/** `openStorage`, with the data source behind it for this lib's test helpers only (not exported by the package). */
+export async function openDatabase(
+  config: DatabaseConfig,
+  options: OpenStorageOptions,
+): Promise<{ storage: Storage; dataSource: DataSource }> {
   const dataSource = new DataSource(dataSourceOptions(config));
   try {
     await dataSource.initialize();
   } catch (error) {
-    throw new StorageError('database_unreachable', describeConnectError(config, error));
+    throw StorageError.unavailable(describeConnectError(config, error));
   }
   try {
     if (options.migrations === 'run') {
@@ -41,8 +53,7 @@ export async function openStorage(config: DatabaseConfig, options: OpenStorageOp
       }
       await dataSource.runMigrations({ transaction: 'each' });
     } else if (await hasPendingMigrations(dataSource)) {
-      throw new StorageError(
-        'migrations_pending',
+      throw StorageError.unavailable(
         'the database schema is not up to date; run the migrate command first (assistant-hosted-ops migrate)',
       );
     }
@@ -51,17 +62,21 @@ export async function openStorage(config: DatabaseConfig, options: OpenStorageOp
     throw error;
   }
   const sql = new Sql(dataSource, config.dialect);
-  return {
+  const storage: Storage = {
     dialect: config.dialect,
-    dataSource,
     users: new UsersRepository(dataSource, sql),
     tokens: new TokensRepository(dataSource, sql),
     discussions: new DiscussionsRepository(dataSource, sql),
     memories: new MemoriesRepository(dataSource, sql),
+    queries: new QueriesRepository(sql),
+    ping: async () => {
+      await dataSource.query('SELECT 1');
+    },
     close: async () => {
       if (dataSource.isInitialized) await dataSource.destroy();
     },
   };
+  return { storage, dataSource };
 }
 
 /** A database without our schema at all (no migrations table, or no such schema) has every migration pending. */

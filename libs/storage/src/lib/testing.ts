@@ -2,24 +2,30 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { openStorage, type Storage } from './storage';
+import { openDatabase, type Storage } from './storage';
 import { postgresConfigFromUrl, type Dialect } from './data-source-options';
 
 export const TEST_DATABASE_URL =
   process.env.ASSISTANT_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
+export interface TestStorage {
+  storage: Storage;
+  /** Plain SQL on the same database, for a test to look behind the repositories (in the dialect's own placeholders). */
+  query(sql: string, params?: unknown[]): Promise<Array<Record<string, unknown>>>;
+  dispose(): Promise<void>;
+}
+
 /** A migrated, empty database of either dialect for a test, and the way to throw it away afterwards. */
-export async function openTestStorage(
-  dialect: Dialect,
-): Promise<{ storage: Storage; dispose(): Promise<void> }> {
+export async function openTestStorage(dialect: Dialect): Promise<TestStorage> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'assistant-storage-'));
-    const storage = await openStorage(
+    const { storage, dataSource } = await openDatabase(
       { dialect: 'sqlite', file: join(dir, 'test.sqlite') },
       { migrations: 'run' },
     );
     return {
       storage,
+      query: (sql, params) => dataSource.query(sql, params),
       dispose: async () => {
         await storage.close();
         rmSync(dir, { recursive: true, force: true });
@@ -27,13 +33,15 @@ export async function openTestStorage(
     };
   }
   const schema = `test_${randomBytes(6).toString('hex')}`;
-  const storage = await openStorage(postgresConfigFromUrl(`${TEST_DATABASE_URL}?schema=${schema}`), {
-    migrations: 'run',
-  });
+  const { storage, dataSource } = await openDatabase(
+    postgresConfigFromUrl(`${TEST_DATABASE_URL}?schema=${schema}`),
+    { migrations: 'run' },
+  );
   return {
     storage,
+    query: (sql, params) => dataSource.query(sql, params),
     dispose: async () => {
-      await storage.dataSource.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await dataSource.query(`DROP SCHEMA "${schema}" CASCADE`);
       await storage.close();
     },
   };

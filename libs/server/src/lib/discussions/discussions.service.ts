@@ -3,13 +3,17 @@ import type { Discussion, ListEnvelope, Message, PageQuery, SearchablePageQuery 
 import type { Storage } from '@assistant/storage';
 import { STORAGE } from '../core.module';
 import { ApiError } from '../http/api-error';
+import { QueriesService } from '../queries/queries.service';
 import { presentDiscussion, presentMessage } from './discussion.presenter';
 
 export const UNTITLED_DISCUSSION = 'New discussion';
 
 @Injectable()
 export class DiscussionsService {
-  constructor(@Inject(STORAGE) private readonly storage: Storage) {}
+  constructor(
+    @Inject(STORAGE) private readonly storage: Storage,
+    private readonly queries: QueriesService,
+  ) {}
 
   async list(userId: string, query: SearchablePageQuery): Promise<ListEnvelope<Discussion>> {
     const page = await this.storage.discussions.list(userId, query);
@@ -32,7 +36,9 @@ export class DiscussionsService {
     return presentDiscussion(discussion);
   }
 
+  /** Deletes a discussion with its messages; a query still running in it is cancelled first, not failed. */
   async delete(userId: string, id: string): Promise<void> {
+    await this.queries.cancelRunsIn(userId, id);
     if (!(await this.storage.discussions.delete(userId, id))) throw ApiError.notFound('discussion');
   }
 

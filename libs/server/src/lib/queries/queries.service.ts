@@ -6,14 +6,20 @@ import {
   type Query,
   type QueryEventBody,
 } from '@assistant/contracts';
-import { ModelCatalog, ModelUnavailableError, runQuery, toolCallsOf } from '@assistant/agent-core';
-import { allowedTools, memoryTools, type MemoryDriver, type ToolDefinition } from '@assistant/tool-adapters';
+import { ModelCatalog, runQuery, toolCallsOf } from '@assistant/agent-core';
+import {
+  allowedTools,
+  memoryTools,
+  withheldTools,
+  type MemoryDriver,
+  type ToolDefinition,
+} from '@assistant/tool-adapters';
 import type { Principal } from '@assistant/auth';
 import { newId, type Storage } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../core.module';
 import type { ServerConfig } from '../config/server-config';
 import { ApiError } from '../http/api-error';
-import { QUERY_EVENT_LOG } from './queries.tokens';
+import { QUERY_EVENT_LOG } from './query-event-log.provider';
 import type { QueryEventLog, QueryRecord } from './query-event-log';
 
 /** How much of a discussion the model sees, and how many memories are recalled into its context. */
@@ -32,8 +38,14 @@ export function titleFrom(text: string): string {
 @Injectable()
 export class QueriesService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('QueriesService');
-  /** Runs in progress on this process, by query id, so that they can be cancelled (one by one, or all at shutdown). */
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
+  /**
+   * Runs in progress on this process, by query id, so that they can be cancelled: one by one, those of a
+   * discussion being deleted, or all at shutdown.
+   */
+  private readonly running = new Map<
+    string,
+    { userId: string; discussionId: string; controller: AbortController; done: Promise<unknown> }
+  >();
   /** Runs in progress (or being prepared) per user, for the concurrent-run cap (SPEC §7). */
   private readonly slots = new Map<string, number>();
   private readonly tools: ToolDefinition[];
@@ -54,7 +66,7 @@ export class QueriesService implements BeforeApplicationShutdown {
    */
   async start(principal: Principal, body: CreateQuery): Promise<QueryRecord> {
     const { userId } = principal;
-    const model = await this.pickModel(body.model);
+    const model = await this.models.pick(body.model);
     const tools = this.toolsFor(principal, body.tools);
     const release = this.reserveRun(userId);
     let prepared;
@@ -65,7 +77,19 @@ export class QueriesService implements BeforeApplicationShutdown {
       throw error;
     }
     const { discussionId, queryId, messageId, history, recalled } = prepared;
-    this.log.open({ id: queryId, userId, discussionId, messageId, model: model.name, createdAt: new Date() });
+    try {
+      await this.log.open({
+        id: queryId,
+        userId,
+        discussionId,
+        messageId,
+        model: model.name,
+        createdAt: new Date(),
+      });
+    } catch (error) {
+      release();
+      throw error;
+    }
 
     const controller = new AbortController();
     const done = runQuery(
@@ -80,24 +104,24 @@ export class QueriesService implements BeforeApplicationShutdown {
         history,
         recalled,
         tools,
+        withheldTools: withheldTools(this.tools, principal.scopes, body.tools),
         signal: controller.signal,
         limits: this.config.queries.limits,
       },
       (event) =>
         isTerminalEvent(event) ? this.finish(queryId, event) : void this.log.append(queryId, event),
     )
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         this.logger.error({ err: error, query_id: queryId, msg: 'run crashed' });
-        if (this.log.get(queryId)?.status === 'running') {
-          return this.finish(queryId, failed(queryId, 'internal', 'the run failed on our side'));
-        }
+        // Ends the query unless it has ended already (then this is a no-op).
+        await this.finish(queryId, failed(queryId, 'internal', 'the run failed on our side'));
       })
       .finally(() => {
         this.running.delete(queryId);
         release();
       });
-    this.running.set(queryId, { controller, done });
-    return this.log.get(queryId) as QueryRecord;
+    this.running.set(queryId, { userId, discussionId, controller, done });
+    return (await this.log.get(queryId)) as QueryRecord;
   }
 
   /**
@@ -110,8 +134,7 @@ export class QueriesService implements BeforeApplicationShutdown {
       throw new ApiError(
         'rate_limited',
         `${taken} queries are already running for this account; wait for one to finish`,
-        undefined,
-        { 'retry-after': '5' },
+        { headers: { 'retry-after': '5' } },
       );
     }
     this.slots.set(userId, taken + 1);
@@ -153,26 +176,29 @@ export class QueriesService implements BeforeApplicationShutdown {
     };
   }
 
-  private async pickModel(requested: string | undefined) {
-    try {
-      return await this.models.pick(requested);
-    } catch (error) {
-      if (error instanceof ModelUnavailableError) throw new ApiError('model_unavailable', error.message);
-      throw error;
-    }
-  }
-
   /** The query if it belongs to this user; anyone else's is as good as missing (404). */
-  find(userId: string, queryId: string): QueryRecord {
-    const record = this.log.get(queryId);
+  async find(userId: string, queryId: string): Promise<QueryRecord> {
+    const record = await this.log.get(queryId);
     if (!record || record.userId !== userId) throw ApiError.notFound('query');
     return record;
   }
 
-  cancel(userId: string, queryId: string): QueryRecord {
-    const record = this.find(userId, queryId);
+  async cancel(userId: string, queryId: string): Promise<QueryRecord> {
+    const record = await this.find(userId, queryId);
     this.running.get(queryId)?.controller.abort();
     return record;
+  }
+
+  /**
+   * Cancels the user's runs in a discussion and waits until each has ended (`query.incomplete`, cancelled):
+   * the discussion can then be deleted without a run failing for want of it.
+   */
+  async cancelRunsIn(userId: string, discussionId: string): Promise<void> {
+    const runs = [...this.running.values()].filter(
+      (run) => run.userId === userId && run.discussionId === discussionId,
+    );
+    for (const run of runs) run.controller.abort();
+    await Promise.allSettled(runs.map((run) => run.done));
   }
 
   present(record: QueryRecord): Query {
@@ -184,7 +210,7 @@ export class QueriesService implements BeforeApplicationShutdown {
       model: record.model,
       created_at: record.createdAt.toISOString(),
       ended_at: record.endedAt?.toISOString() ?? null,
-      last_event_id: this.log.events(record.id).length,
+      last_event_id: record.lastEventId,
     };
   }
 
@@ -202,15 +228,15 @@ export class QueriesService implements BeforeApplicationShutdown {
    * answer in the discussion. A failed or cut-short run stores no half answer.
    */
   private async finish(queryId: string, terminal: QueryEventBody): Promise<void> {
-    const record = this.log.get(queryId);
-    if (!record) return;
+    const record = await this.log.get(queryId);
+    if (!record || record.endedAt) return;
     if (terminal.type === 'query.completed') {
       try {
         await this.storage.discussions.appendMessage(record.userId, record.discussionId, {
           id: record.messageId,
           role: 'assistant',
           text: terminal.text,
-          toolCalls: toolCallsOf(this.log.events(queryId)),
+          toolCalls: toolCallsOf(await this.log.events(queryId)),
           queryId,
         });
       } catch (error) {
@@ -218,7 +244,7 @@ export class QueriesService implements BeforeApplicationShutdown {
         terminal = failed(queryId, 'internal', 'the answer could not be stored');
       }
     }
-    this.log.append(queryId, terminal);
+    await this.log.end(queryId, terminal);
   }
 
   private toolsFor(principal: Principal, requested: string[] | undefined): ToolDefinition[] {

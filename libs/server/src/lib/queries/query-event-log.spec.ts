@@ -13,29 +13,36 @@ const record = {
 describe('MemoryQueryEventLog', () => {
   afterEach(() => jest.useRealTimers());
 
-  it('numbers events, replays after an id, then delivers live ones, and ends at the terminal event', () => {
+  it('numbers events, replays after an id, then delivers live ones, and ends at the terminal event', async () => {
     const log = new MemoryQueryEventLog();
-    log.open(record);
+    await log.open(record);
     log.append('qry_1', { type: 'output_text.delta', delta: 'a' });
     log.append('qry_1', { type: 'output_text.delta', delta: 'b' });
     const seen: QueryEvent[] = [];
-    log.subscribe('qry_1', 1, (event) => seen.push(event));
-    log.append('qry_1', { type: 'query.incomplete', reason: 'cancelled' });
+    await log.subscribe('qry_1', 1, (event) => seen.push(event));
+    expect(() => log.append('qry_1', { type: 'query.incomplete', reason: 'cancelled' })).toThrow(/end\(\)/);
+    await log.end('qry_1', { type: 'query.incomplete', reason: 'cancelled' });
     expect(seen.map((e) => e.sequence_number)).toEqual([2, 3]);
-    expect(log.get('qry_1')).toMatchObject({ status: 'incomplete', endedAt: expect.any(Date) });
+    expect(await log.get('qry_1')).toMatchObject({
+      status: 'incomplete',
+      endedAt: expect.any(Date),
+      lastEventId: 3,
+    });
     expect(() => log.append('qry_1', { type: 'output_text.delta', delta: 'late' })).toThrow(/already ended/);
+    expect(await log.end('qry_1', { type: 'query.incomplete', reason: 'timeout' })).toBeUndefined();
+    expect((await log.events('qry_1', 2)).map((e) => e.type)).toEqual(['query.incomplete']);
     log.close();
   });
 
-  it('keeps a finished query replayable for 15 minutes, then forgets it', () => {
+  it('keeps a finished query replayable for 15 minutes, then forgets it', async () => {
     jest.useFakeTimers();
     const log = new MemoryQueryEventLog();
-    log.open(record);
-    log.append('qry_1', { type: 'query.incomplete', reason: 'cancelled' });
+    await log.open(record);
+    await log.end('qry_1', { type: 'query.incomplete', reason: 'cancelled' });
     jest.advanceTimersByTime(15 * 60_000 - 1);
-    expect(log.events('qry_1')).toHaveLength(1);
+    expect(await log.events('qry_1')).toHaveLength(1);
     jest.advanceTimersByTime(1);
-    expect(log.get('qry_1')).toBeUndefined();
+    expect(await log.get('qry_1')).toBeUndefined();
     log.close();
   });
 });

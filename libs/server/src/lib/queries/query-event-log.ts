@@ -14,23 +14,41 @@ export interface QueryRecord {
   status: QueryStatus;
   createdAt: Date;
   endedAt: Date | null;
+  /** The number of the query's last event; 0 before the first. */
+  lastEventId: number;
 }
+
+export type NewQueryRecord = Omit<QueryRecord, 'status' | 'endedAt' | 'lastEventId'>;
 
 export type QueryEventListener = (event: QueryEvent) => void;
 
 /**
- * The per-query log of events (SPEC §4): the run appends, and the SSE responses, the resume endpoint and
- * persistence read. The run never writes to a socket. Kept in memory on a self-hosted server; the hosted one
- * will put it in Redis behind this same interface.
+ * The per-query log of events (SPEC §4): the run appends, and the SSE responses, the resume endpoint and the
+ * database read. The run never writes to a socket. Each deployment chooses where the live log is kept (memory
+ * on one process; the hosted one will put it in Redis behind this interface), and the queries module writes
+ * it behind to the database (DurableQueryEventLog), so that a query outlives its process.
  */
 export interface QueryEventLog {
-  open(record: Omit<QueryRecord, 'status' | 'endedAt'>): void;
-  /** Numbers the event (1, 2, 3… per query), stores it and hands it to every subscriber at once. */
+  /** Registers a query that starts running; resolves once it is recorded. */
+  open(record: NewQueryRecord): Promise<void>;
+  /**
+   * Numbers an event of a running query (1, 2, 3… per query), keeps it and hands it to every subscriber at
+   * once. Not the terminal event: that is `end`.
+   */
   append(queryId: string, body: QueryEventBody): QueryEvent;
-  get(queryId: string): QueryRecord | undefined;
-  events(queryId: string): readonly QueryEvent[];
-  /** Replays the events after `after`, then delivers new ones as they come; returns the unsubscribe function. */
-  subscribe(queryId: string, after: number, listener: QueryEventListener): () => void;
+  /**
+   * Appends the terminal event, which ends the query at `at`, once it is recorded: whoever hears the query has
+   * ended finds it ended everywhere. Resolves to undefined if the query had already ended (or is unknown).
+   */
+  end(queryId: string, terminal: QueryEventBody, at?: Date): Promise<QueryEvent | undefined>;
+  get(queryId: string): Promise<QueryRecord | undefined>;
+  /** The events after `after` (all of them by default), in order. */
+  events(queryId: string, after?: number): Promise<readonly QueryEvent[]>;
+  /**
+   * Replays the events after `after`, then delivers new ones as they come, up to the terminal event; resolves
+   * to the unsubscribe function.
+   */
+  subscribe(queryId: string, after: number, listener: QueryEventListener): Promise<() => void>;
   close(): void;
 }
 
@@ -40,12 +58,20 @@ const TERMINAL_STATUS: Record<string, QueryStatus> = {
   'query.incomplete': 'incomplete',
 };
 
+/** The status a query ends in with this terminal event. */
+export function endStatusOf(terminal: Pick<QueryEvent, 'type'>): QueryStatus {
+  const status = TERMINAL_STATUS[terminal.type];
+  if (!status) throw new Error(`${terminal.type} does not end a query`);
+  return status;
+}
+
 interface Entry {
   record: QueryRecord;
   events: QueryEvent[];
   listeners: Set<QueryEventListener>;
 }
 
+/** The live log of one process: every query it runs, and each finished one for `retentionMs` more. */
 export class MemoryQueryEventLog implements QueryEventLog {
   private readonly entries = new Map<string, Entry>();
   private readonly expiries = new Set<NodeJS.Timeout>();
@@ -53,39 +79,39 @@ export class MemoryQueryEventLog implements QueryEventLog {
   /** @param retentionMs how long a finished query stays replayable (SPEC §4: at least 15 minutes). */
   constructor(private readonly retentionMs = 15 * 60_000) {}
 
-  open(record: Omit<QueryRecord, 'status' | 'endedAt'>): void {
+  async open(record: NewQueryRecord): Promise<void> {
     this.entries.set(record.id, {
-      record: { ...record, status: 'running', endedAt: null },
+      record: { ...record, status: 'running', endedAt: null, lastEventId: 0 },
       events: [],
       listeners: new Set(),
     });
   }
 
   append(queryId: string, body: QueryEventBody): QueryEvent {
+    if (isTerminalEvent(body)) throw new Error(`end query ${queryId} with end(), not append()`);
+    return this.push(this.running(queryId), body);
+  }
+
+  async end(queryId: string, terminal: QueryEventBody, at = new Date()): Promise<QueryEvent | undefined> {
     const entry = this.entries.get(queryId);
-    if (!entry) throw new Error(`no open query ${queryId}`);
-    if (entry.record.endedAt) throw new Error(`query ${queryId} has already ended`);
-    const event = { ...body, sequence_number: entry.events.length + 1 } as QueryEvent;
-    entry.events.push(event);
-    if (isTerminalEvent(event)) {
-      entry.record.status = TERMINAL_STATUS[event.type];
-      entry.record.endedAt = new Date();
-      this.expireLater(queryId);
-    }
-    for (const listener of entry.listeners) listener(event);
-    if (isTerminalEvent(event)) entry.listeners.clear();
+    if (!entry || entry.record.endedAt) return undefined;
+    entry.record.status = endStatusOf(terminal);
+    entry.record.endedAt = at;
+    const event = this.push(entry, terminal);
+    entry.listeners.clear();
+    this.expireLater(queryId);
     return event;
   }
 
-  get(queryId: string): QueryRecord | undefined {
+  async get(queryId: string): Promise<QueryRecord | undefined> {
     return this.entries.get(queryId)?.record;
   }
 
-  events(queryId: string): readonly QueryEvent[] {
-    return this.entries.get(queryId)?.events ?? [];
+  async events(queryId: string, after = 0): Promise<readonly QueryEvent[]> {
+    return this.entries.get(queryId)?.events.slice(after) ?? [];
   }
 
-  subscribe(queryId: string, after: number, listener: QueryEventListener): () => void {
+  async subscribe(queryId: string, after: number, listener: QueryEventListener): Promise<() => void> {
     const entry = this.entries.get(queryId);
     if (!entry) return () => undefined;
     for (const event of entry.events.slice(after)) listener(event);
@@ -98,6 +124,21 @@ export class MemoryQueryEventLog implements QueryEventLog {
     for (const timer of this.expiries) clearTimeout(timer);
     this.expiries.clear();
     this.entries.clear();
+  }
+
+  private running(queryId: string): Entry {
+    const entry = this.entries.get(queryId);
+    if (!entry) throw new Error(`no open query ${queryId}`);
+    if (entry.record.endedAt) throw new Error(`query ${queryId} has already ended`);
+    return entry;
+  }
+
+  private push(entry: Entry, body: QueryEventBody): QueryEvent {
+    const event = { ...body, sequence_number: entry.events.length + 1 } as QueryEvent;
+    entry.events.push(event);
+    entry.record.lastEventId = event.sequence_number;
+    for (const listener of entry.listeners) listener(event);
+    return event;
   }
 
   private expireLater(queryId: string): void {

@@ -1,0 +1,95 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ListEnvelope, Message, Query } from '@assistant/contracts';
+import { ApiClient } from './support/http';
+import { BUILT, startServer, type ServerProcess } from './support/processes';
+import { readStream, sequence, types } from './support/sse';
+import { dropSchema, freshSchemaUrl } from './support/targets';
+
+/**
+ * A crash in the middle of a query (SPEC §4): the self-hosted server (`assistant serve`, built) is killed with
+ * SIGKILL while the built-in model answers one word a second, then started again on the same data. The query is
+ * known, ended `incomplete`, and its events replay up to `query.incomplete` with reason `interrupted`.
+ */
+describe.each(['sqlite', 'postgres'] as const)('a query cut short by a crash, on %s', (database) => {
+  let dataDir: string;
+  let schema: string | undefined;
+  let server: ServerProcess | undefined;
+
+  const serve = (args: string[]) =>
+    startServer(BUILT.cli, ['serve', '--data-dir', dataDir, '--port', '0', ...args], {
+      ASSISTANT_BUILTIN_PACING_MS: '1000',
+    });
+
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'assistant-e2e-crash-'));
+  });
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (schema) await dropSchema(schema);
+  });
+
+  it('is known after the restart, ended incomplete, and replays its events up to query.incomplete (interrupted)', async () => {
+    let args: string[] = [];
+    if (database === 'postgres') {
+      const pg = freshSchemaUrl();
+      schema = pg.schema;
+      args = ['--database-url', pg.url];
+    }
+    server = await serve(args);
+    const token = (JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as { token: string })
+      .token;
+
+    const before = await readStream(`${server.url}/api/v1/queries`, {
+      token,
+      body: { text: 'what can you do?' },
+      stopAfter: 3,
+    });
+    expect(types(before)).toEqual(['query.created', 'output_text.delta', 'output_text.delta']);
+    const created = before.events[0].event;
+    if (created.type !== 'query.created') throw new Error('first event is not query.created');
+    // Past the write-behind delay, and still before the end of the answer.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const exited = new Promise((resolve) => server?.child.once('close', resolve));
+    server.child.kill('SIGKILL');
+    await exited;
+
+    server = await serve(args);
+    const api = new ApiClient(server.url, token);
+    const status = await api.get<Query>(`/queries/${created.query_id}`);
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({
+      id: created.query_id,
+      status: 'incomplete',
+      ended_at: expect.any(String),
+    });
+
+    const replay = await readStream(`${server.url}/api/v1/queries/${created.query_id}/events?after=0`, {
+      token,
+    });
+    expect(replay.status).toBe(200);
+    expect(sequence(replay)).toEqual(replay.events.map((_, i) => i + 1));
+    expect(replay.events.slice(0, 3).map((e) => e.event)).toEqual(before.events.map((e) => e.event));
+    expect(replay.events.at(-1)?.event).toEqual({
+      type: 'query.incomplete',
+      reason: 'interrupted',
+      sequence_number: status.body.last_event_id,
+    });
+    expect(types(replay).filter((t) => t.startsWith('query.') && t !== 'query.created')).toEqual([
+      'query.incomplete',
+    ]);
+
+    const resumed = await readStream(`${server.url}/api/v1/queries/${created.query_id}/events`, {
+      token,
+      headers: { 'last-event-id': '2' },
+    });
+    expect(sequence(resumed)[0]).toBe(3);
+    expect(types(resumed).at(-1)).toBe('query.incomplete');
+
+    // The question stays in its discussion, without a half answer.
+    const messages = await api.get<ListEnvelope<Message>>(`/discussions/${created.discussion_id}/messages`);
+    expect(messages.body.data.map((m) => [m.role, m.query_id])).toEqual([['user', created.query_id]]);
+  });
+});

@@ -1,0 +1,144 @@
+import type { QueryEvent } from '@assistant/contracts';
+import { newId, type Storage } from '@assistant/storage';
+import { openTestStorage } from '@assistant/storage/testing';
+import { DurableQueryEventLog } from './durable-query-event-log';
+import { MemoryQueryEventLog } from './query-event-log';
+
+const FLUSH_MS = 40;
+
+describe('DurableQueryEventLog on SQLite', () => {
+  let storage: Storage;
+  let dispose: () => Promise<void>;
+  let userId: string;
+  let discussionId: string;
+  const errors: unknown[] = [];
+  const logs: DurableQueryEventLog[] = [];
+
+  beforeAll(async () => {
+    ({ storage, dispose } = await openTestStorage('sqlite'));
+    userId = (await storage.users.create({ email: 'durable@example.com', displayName: 'D' })).id;
+    discussionId = (await storage.discussions.create(userId, 'Durable')).id;
+  });
+  afterEach(() => {
+    for (const log of logs.splice(0)) log.close();
+    expect(errors.splice(0)).toEqual([]);
+  });
+  afterAll(async () => dispose());
+
+  /** A process's log: its own memory, the shared database. */
+  function processLog(runnerId = 'runner_a', pollMs = 1_000) {
+    const log = new DurableQueryEventLog(new MemoryQueryEventLog(), storage.queries, {
+      runnerId,
+      flushDelayMs: FLUSH_MS,
+      pollMs,
+      onError: (error) => errors.push(error),
+    });
+    logs.push(log);
+    return log;
+  }
+
+  async function openQuery(log: DurableQueryEventLog) {
+    const id = newId('query');
+    await log.open({
+      id,
+      userId,
+      discussionId,
+      messageId: newId('message'),
+      model: 'builtin',
+      createdAt: new Date(),
+    });
+    return id;
+  }
+
+  const delta = (text: string) => ({ type: 'output_text.delta', delta: text }) as const;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('stores the query at once and its events in one batch a moment later, never one write per event', async () => {
+    const appendEvents = jest.spyOn(storage.queries, 'appendEvents');
+    try {
+      const log = processLog();
+      const id = await openQuery(log);
+      expect(await storage.queries.get(id)).toMatchObject({ status: 'running', runnerId: 'runner_a' });
+      for (let i = 0; i < 50; i++) log.append(id, delta(`w${i} `));
+      expect(appendEvents).not.toHaveBeenCalled();
+      expect(await storage.queries.events(id, 0)).toEqual([]);
+      await sleep(FLUSH_MS * 3);
+      expect(appendEvents).toHaveBeenCalledTimes(1);
+      expect((await storage.queries.events(id, 0)).map((e) => e.sequence_number)).toEqual(
+        Array.from({ length: 50 }, (_, i) => i + 1),
+      );
+    } finally {
+      appendEvents.mockRestore();
+    }
+  });
+
+  it('stores the terminal event, everything before it and the status before anyone hears the query ended', async () => {
+    const log = processLog();
+    const id = await openQuery(log);
+    log.append(id, delta('a'));
+    log.append(id, delta('b'));
+    const order: string[] = [];
+    await log.subscribe(id, 0, (event) => order.push(`heard ${event.sequence_number}`));
+    const original = storage.queries.end.bind(storage.queries);
+    const end = jest.spyOn(storage.queries, 'end').mockImplementation(async (...args) => {
+      const changed = await original(...args);
+      order.push(
+        `stored ${JSON.stringify(await storage.queries.get(id).then((q) => [q?.status, q?.lastEventId]))}`,
+      );
+      return changed;
+    });
+    try {
+      expect(await log.end(id, { type: 'query.incomplete', reason: 'cancelled' })).toMatchObject({
+        sequence_number: 3,
+      });
+    } finally {
+      end.mockRestore();
+    }
+    expect(order).toEqual(['heard 1', 'heard 2', 'stored ["incomplete",3]', 'heard 3']);
+    // Only the first end counts, and nothing follows it.
+    expect(await log.end(id, { type: 'query.incomplete', reason: 'timeout' })).toBeUndefined();
+    expect(() => log.append(id, delta('late'))).toThrow(/ended/);
+  });
+
+  it('answers for a query it does not hold, as after a restart: status, events, and a replay that ends', async () => {
+    const before = processLog();
+    const id = await openQuery(before);
+    before.append(id, delta('one '));
+    before.append(id, delta('two'));
+    await before.end(id, { type: 'query.incomplete', reason: 'cancelled' });
+
+    const after = processLog('runner_b');
+    expect(await after.get(id)).toMatchObject({
+      id,
+      userId,
+      status: 'incomplete',
+      endedAt: expect.any(Date),
+      lastEventId: 3,
+    });
+    expect((await after.events(id, 1)).map((e) => e.type)).toEqual(['output_text.delta', 'query.incomplete']);
+    const replayed: number[] = [];
+    await after.subscribe(id, 1, (event) => replayed.push(event.sequence_number));
+    expect(replayed).toEqual([2, 3]);
+    expect(await after.get(newId('query'))).toBeUndefined();
+  });
+
+  it('follows a query that another process runs, from what that process stores, up to its terminal event', async () => {
+    const runner = processLog('runner_a');
+    const id = await openQuery(runner);
+    runner.append(id, delta('one '));
+    await sleep(FLUSH_MS * 3);
+
+    const other = processLog('runner_b', 20);
+    const seen: QueryEvent[] = [];
+    await other.subscribe(id, 0, (event) => seen.push(event));
+    expect(seen.map((e) => e.sequence_number)).toEqual([1]);
+    runner.append(id, delta('two'));
+    await runner.end(id, { type: 'query.incomplete', reason: 'cancelled' });
+    await sleep(100);
+    expect(seen.map((e) => [e.sequence_number, e.type])).toEqual([
+      [1, 'output_text.delta'],
+      [2, 'output_text.delta'],
+      [3, 'query.incomplete'],
+    ]);
+  });
+});

@@ -1,1 +1,0 @@
-export const QUERY_EVENT_LOG = Symbol('QUERY_EVENT_LOG');

@@ -1,0 +1,39 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { QueryStatus } from '@assistant/contracts';
+
+/**
+ * A query as it stands (`GET /queries/{id}`); its events are rows of `query_events`. `runnerId` is the server
+ * process that runs it, whose heartbeat (`heartbeatAt`) tells a live run from one whose process died.
+ */
+@Entity('queries')
+export class QueryEntity {
+  @PrimaryColumn({ type: 'varchar', length: 32 })
+  id!: string;
+
+  @Column({ name: 'user_id', type: 'varchar', length: 32 })
+  userId!: string;
+
+  @Column({ name: 'discussion_id', type: 'varchar', length: 32 })
+  discussionId!: string;
+
+  @Column({ name: 'message_id', type: 'varchar', length: 32 })
+  messageId!: string;
+
+  @Column({ type: 'text' })
+  model!: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  status!: QueryStatus;
+
+  @Column({ name: 'runner_id', type: 'varchar', length: 32 })
+  runnerId!: string;
+
+  @Column({ name: 'created_at' })
+  createdAt!: Date;
+
+  @Column({ name: 'ended_at', nullable: true, type: Date })
+  endedAt!: Date | null;
+
+  @Column({ name: 'heartbeat_at' })
+  heartbeatAt!: Date;
+}

@@ -1,0 +1,147 @@
+import { setImmediate } from 'node:timers/promises';
+import { TERMINAL_EVENT_TYPES, type QueryEvent, type QueryStatus } from '@assistant/contracts';
+import type { QueryEntity } from '../entities/query.entity';
+import { idsBefore } from '../ids';
+import type { Sql } from '../sql';
+import { QUERY_COLUMNS, queryFromRow } from '../rows';
+
+export interface NewQuery {
+  id: string;
+  userId: string;
+  discussionId: string;
+  messageId: string;
+  model: string;
+  /** The process that runs it; see `heartbeat`. */
+  runnerId: string;
+  createdAt: Date;
+}
+
+/** A query with the number of its last stored event. */
+export type StoredQuery = QueryEntity & { lastEventId: number };
+
+type Row = Record<string, unknown>;
+
+/**
+ * Rows per INSERT. SQLite writes on the event loop's thread: a batch of thousands of events (many streams at
+ * once) goes in slices of about a millisecond each, with other work let in between.
+ */
+const EVENTS_PER_STATEMENT = 100;
+
+const TERMINAL_TYPES = TERMINAL_EVENT_TYPES.map((type) => `'${type}'`).join(', ');
+
+/**
+ * Where a query's status and events are kept (SPEC §4). Plain SQL throughout: events are written in batches
+ * on the query path, and nothing here needs a transaction (SQLite's single TypeORM connection would interleave
+ * concurrent ones). Writes are ordered instead, so that a crash between two of them leaves a state the orphan
+ * sweep can finish: events before the status that ends them.
+ */
+export class QueriesRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** Stores a query that starts running; its heartbeat starts at its creation. */
+  async create(query: NewQuery): Promise<void> {
+    const created = this.sql.time(query.createdAt);
+    await this.sql.query(
+      `INSERT INTO queries (id, user_id, discussion_id, message_id, model, status, runner_id, created_at, heartbeat_at)
+       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)`,
+      [
+        query.id,
+        query.userId,
+        query.discussionId,
+        query.messageId,
+        query.model,
+        query.runnerId,
+        created,
+        created,
+      ],
+    );
+  }
+
+  /** Appends events of any queries, each under its own sequence number. */
+  async appendEvents(events: ReadonlyArray<{ queryId: string; event: QueryEvent }>): Promise<void> {
+    for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
+      if (start > 0) await setImmediate();
+      const chunk = events.slice(start, start + EVENTS_PER_STATEMENT);
+      await this.sql.query(
+        `INSERT INTO query_events (query_id, sequence_number, type, data) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap(({ queryId, event }) => [
+          queryId,
+          event.sequence_number,
+          event.type,
+          JSON.stringify(event),
+        ]),
+      );
+    }
+  }
+
+  /** Marks the query ended; false if it had already ended (then nothing changes). */
+  async end(queryId: string, status: QueryStatus, endedAt: Date): Promise<boolean> {
+    const changed = await this.sql.execute(
+      `UPDATE queries SET status = ?, ended_at = ? WHERE id = ? AND ended_at IS NULL`,
+      [status, this.sql.time(endedAt), queryId],
+    );
+    return changed > 0;
+  }
+
+  async get(queryId: string): Promise<StoredQuery | null> {
+    const row = await this.sql.one<Row>(
+      `SELECT ${QUERY_COLUMNS}, (SELECT MAX(sequence_number) FROM query_events WHERE query_id = queries.id) AS last_event_id
+       FROM queries WHERE id = ?`,
+      [queryId],
+    );
+    return row && { ...queryFromRow(row), lastEventId: Number(row.last_event_id ?? 0) };
+  }
+
+  /** The stored events after `after`, in order. */
+  async events(queryId: string, after: number): Promise<QueryEvent[]> {
+    const rows = await this.sql.query<Row>(
+      `SELECT data FROM query_events WHERE query_id = ? AND sequence_number > ? ORDER BY sequence_number`,
+      [queryId, after],
+    );
+    return rows.map((row) => JSON.parse(String(row.data)) as QueryEvent);
+  }
+
+  /** Renews the heartbeat of every unfinished query that `runnerId` runs: they are not orphans. */
+  async heartbeat(runnerId: string, at: Date): Promise<void> {
+    await this.sql.query(`UPDATE queries SET heartbeat_at = ? WHERE runner_id = ? AND ended_at IS NULL`, [
+      this.sql.time(at),
+      runnerId,
+    ]);
+  }
+
+  /** Unfinished queries whose heartbeat is older than `staleBefore`: their process has died. */
+  async orphans(staleBefore: Date): Promise<StoredQuery[]> {
+    const ids = await this.sql.query<Row>(
+      `SELECT id FROM queries WHERE ended_at IS NULL AND heartbeat_at < ? ORDER BY id`,
+      [this.sql.time(staleBefore)],
+    );
+    const found = await Promise.all(ids.map((row) => this.get(String(row.id))));
+    return found.filter((query): query is StoredQuery => query !== null);
+  }
+
+  /**
+   * Takes an orphan over by renewing its heartbeat, if it is still an orphan: of several processes sweeping at
+   * once, exactly one gets true.
+   */
+  async claim(queryId: string, staleBefore: Date, at: Date): Promise<boolean> {
+    const changed = await this.sql.execute(
+      `UPDATE queries SET heartbeat_at = ? WHERE id = ? AND ended_at IS NULL AND heartbeat_at < ?`,
+      [this.sql.time(at), queryId, this.sql.time(staleBefore)],
+    );
+    return changed > 0;
+  }
+
+  /**
+   * Deletes the events of finished queries started before `startedBefore`, except the terminal one: the query
+   * still tells how it ended (with the whole answer), and a stream of it still ends properly. Query ids sort by
+   * creation time, so the age test is a range on the primary key.
+   */
+  async pruneEvents(startedBefore: Date): Promise<void> {
+    const bound = idsBefore('query', startedBefore);
+    await this.sql.query(
+      `DELETE FROM query_events WHERE query_id < ? AND type NOT IN (${TERMINAL_TYPES})
+       AND query_id IN (SELECT id FROM queries WHERE id < ? AND ended_at IS NOT NULL)`,
+      [bound, bound],
+    );
+  }
+}
