@@ -1,29 +1,10 @@
-export {
-  runQuery,
-  toolCallsOf,
-  DEFAULT_RUN_LIMITS,
-  type RunInput,
-  type RunLimits,
-  type RunEventSink,
-} from './lib/run/run-query';
-export { systemPrompt } from './lib/run/system-prompt';
+// What the other projects use, and nothing more (tools/workspace checks it): the run, its limits, the models.
+export { runQuery, toolCallsOf, DEFAULT_RUN_LIMITS, type RunLimits } from './lib/run/run-query';
 export {
   ModelCatalog,
-  createModel,
-  parseModelName,
-  configuredModels,
   assertModelConfigured,
+  DEFAULT_OLLAMA_URL,
   type ModelSettings,
 } from './lib/models/model-catalog';
-export { builtinModel, type BuiltinModelOptions } from './lib/models/builtin/builtin-model';
-export {
-  PHRASES,
-  understand,
-  CAPABILITIES,
-  NOT_UNDERSTOOD,
-  type PhraseRule,
-  type BuiltinAction,
-} from './lib/models/builtin/phrases';
-export { answerFromToolResult } from './lib/models/builtin/answers';
-export { toSecondPerson } from './lib/models/builtin/person';
+export { DEFAULT_BUILTIN_PACING_MS } from './lib/models/builtin/builtin-model';
 export { ModelUnavailableError } from './lib/errors';

@@ -1,4 +1,5 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { ProblemError } from '@assistant/contracts';
 import { builtinModel } from './builtin/builtin-model';
 import { ModelUnavailableError } from '../errors';
 
@@ -18,6 +19,9 @@ export interface ModelSettings {
   /** Pause between the built-in model's streamed words. */
   builtinPacingMs?: number;
 }
+
+/** Where Ollama listens unless configured otherwise. */
+export const DEFAULT_OLLAMA_URL = 'http://127.0.0.1:11434';
 
 const PROVIDERS = ['builtin', 'ollama', 'openai-compatible', 'openai', 'anthropic'] as const;
 
@@ -57,6 +61,17 @@ export function configuredModels(settings: ModelSettings): string[] {
 }
 
 /**
+ * A query named a model this server does not offer. The request is wrong (422 on its `model` field), nothing
+ * is down: `model_unavailable` is kept for a configured model that does not answer.
+ */
+export class UnknownModelError extends ProblemError {
+  constructor(name: string, configured: readonly string[]) {
+    const message = `"${name}" is not configured on this server; configured: ${configured.join(', ')}`;
+    super('validation_failed', `model: ${message}`, { errors: [{ field: 'model', message }] });
+  }
+}
+
+/**
  * The models of one server: checks a query's choice against the configured ones and builds each model once
  * (a provider is reused by every query that picks it).
  */
@@ -68,11 +83,8 @@ export class ModelCatalog {
   /** The model a query asked for (or the default), if it is one of the configured ones. */
   async pick(requested: string | undefined): Promise<{ name: string; model: LanguageModelV3 }> {
     const name = requested ?? this.settings.defaultModel;
-    if (!configuredModels(this.settings).includes(name)) {
-      throw new ModelUnavailableError(
-        `model "${name}" is not configured on this server; available: ${configuredModels(this.settings).join(', ')}`,
-      );
-    }
+    const configured = configuredModels(this.settings);
+    if (!configured.includes(name)) throw new UnknownModelError(name, configured);
     let model = this.built.get(name);
     if (!model) {
       model = createModel(name, this.settings);
@@ -91,7 +103,7 @@ export async function createModel(name: string, settings: ModelSettings): Promis
       return builtinModel({ pacingMs: settings.builtinPacingMs });
     case 'ollama': {
       const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
-      const base = (settings.ollamaBaseUrl ?? 'http://127.0.0.1:11434').replace(/\/+$/, '');
+      const base = (settings.ollamaBaseUrl ?? DEFAULT_OLLAMA_URL).replace(/\/+$/, '');
       return createOpenAICompatible({ name: 'ollama', baseURL: `${base}/v1`, includeUsage: true }).chatModel(
         modelId,
       );

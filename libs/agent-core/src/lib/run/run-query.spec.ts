@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, memoryTools, type MemoryDriver } from '@assistant/tool-adapters';
-import type { QueryEventBody } from '@assistant/contracts';
+import { LIMITS, type QueryEventBody } from '@assistant/contracts';
 import { builtinModel } from '../models/builtin/builtin-model';
 import { runQuery, toolCallsOf, type RunInput } from './run-query';
 
@@ -78,11 +78,25 @@ describe('runQuery with the built-in model', () => {
   });
 
   it('explains what it lacks when the token does not allow the tool', async () => {
-    const events = await run('remember that the gate code is 4711', { tools: [] });
+    const events = await run('remember that the gate code is 4711', {
+      tools: [],
+      withheldTools: [{ name: 'memory_save', reason: 'scope', scope: 'write:memories' }],
+    });
     expect(events.at(-1)).toMatchObject({
       type: 'query.completed',
-      text: expect.stringContaining('write:memories'),
+      text: expect.stringContaining('the token needs the write:memories scope'),
     });
+  });
+
+  it("says that the query's own tool list left the tool out, when it did", async () => {
+    const [, search] = memoryTools(memoryDriver());
+    const events = await run('remember that the gate code is 4711', {
+      tools: [search],
+      withheldTools: [{ name: 'memory_save', reason: 'not_requested' }],
+    });
+    const text = (events.at(-1) as { text?: string }).text;
+    expect(text).toContain("the query's list of tools leaves it out");
+    expect(text).not.toContain('scope');
   });
 
   it('fails one tool call, not the run, when a handler throws or hangs', async () => {
@@ -102,6 +116,24 @@ describe('runQuery with the built-in model', () => {
       type: 'query.completed',
       text: expect.stringContaining("I couldn't do that"),
     });
+  });
+
+  it('answers in one plain sentence when a memory is longer than the limit POST /memories has', async () => {
+    const driver = memoryDriver();
+    const fits = 'a'.repeat(LIMITS.maxMemoryChars - 1);
+    await run(`remember that ${fits}`, { tools: memoryTools(driver) });
+    expect(driver.saved).toEqual([`A${fits.slice(1)}`]);
+
+    const events = await run(`remember that ${'a'.repeat(LIMITS.maxMemoryChars + 1)}`, {
+      tools: memoryTools(driver),
+    });
+    expect(driver.saved).toHaveLength(1);
+    const limit = `content must be at most ${LIMITS.maxMemoryChars} characters`;
+    expect(events.find((e) => e.type === 'tool_call.completed')).toMatchObject({
+      status: 'error',
+      error: limit,
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'query.completed', text: `I couldn't do that: ${limit}.` });
   });
 
   it('ends with query.incomplete when cancelled', async () => {

@@ -7,7 +7,8 @@ import {
   type QueryEventBody,
   type ToolCallRecord,
 } from '@assistant/contracts';
-import type { ToolDefinition } from '@assistant/tool-adapters';
+import { parseToolInput, type ToolDefinition, type WithheldTool } from '@assistant/tool-adapters';
+import { builtinProviderOptions } from '../models/builtin/builtin-model';
 import { systemPrompt } from './system-prompt';
 import { describeModelError } from './model-errors';
 
@@ -39,6 +40,8 @@ export interface RunInput {
   /** Memories recalled for this question, most relevant first; they go into the model's context. */
   recalled: ReadonlyArray<{ content: string; created_at: string }>;
   tools: readonly ToolDefinition[];
+  /** The account's other tools and why the run may not use them, so that the answer can say what to change. */
+  withheldTools?: readonly WithheldTool[];
   /** Aborting it cancels the run (`query.incomplete`, reason `cancelled`). */
   signal: AbortSignal;
   limits?: Partial<RunLimits>;
@@ -124,7 +127,7 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
     model: input.modelName,
   });
   // Imported on the first query rather than at start-up: the AI SDK is the largest thing the server loads.
-  const { streamText, stepCountIs, tool } = await import('ai');
+  const { streamText, stepCountIs, tool, jsonSchema, zodSchema } = await import('ai');
   const limits = { ...DEFAULT_RUN_LIMITS, ...input.limits };
   const runTimeout = AbortSignal.timeout(limits.runTimeoutMs);
   const idle = idleWatchdog(limits.modelIdleMs);
@@ -137,8 +140,11 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
   for (const definition of input.tools) {
     tools[definition.name] = tool({
       description: definition.description,
-      inputSchema: definition.input,
-      execute: async (args: Record<string, unknown>, { toolCallId }) => {
+      // The model sees the input's JSON Schema, but the input is checked here, in execute: a call that does not
+      // fit then reaches the model, and so the answer, as one plain sentence instead of the SDK's validation dump.
+      inputSchema: jsonSchema<Record<string, unknown>>(() => zodSchema(definition.input).jsonSchema),
+      execute: async (raw: Record<string, unknown>, { toolCallId }) => {
+        const args = parseToolInput(definition, raw);
         started.add(toolCallId);
         emit({ type: 'tool_call.started', call_id: toolCallId, tool: definition.name, arguments: args });
         // The model is not expected to send anything while a tool works: only the tool's own limit applies.
@@ -178,6 +184,7 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
       messages,
       tools,
       stopWhen: stepCountIs(limits.maxSteps),
+      providerOptions: builtinProviderOptions(input.withheldTools ?? []),
       abortSignal: modelSignal,
       maxRetries: 0,
     });
@@ -206,7 +213,8 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
         case 'tool-error': {
           const message = part.error instanceof Error ? part.error.message : String(part.error);
           if (!started.has(part.toolCallId)) {
-            // The model asked for a tool that is not allowed here, or with input that does not fit its schema.
+            // The model asked for a tool that is not allowed here, with input that does not fit its schema, or
+            // with input that is not JSON.
             const args = (typeof part.input === 'object' && part.input ? part.input : {}) as Record<
               string,
               unknown

@@ -7,8 +7,10 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
+import type { SharedV3ProviderOptions } from '@ai-sdk/provider';
+import type { WithheldTool } from '@assistant/tool-adapters';
 import { understand } from './phrases';
-import { answerFromToolResult, toolNotAllowed } from './answers';
+import { answerFromToolResult, familyAnswer, toolWithheld } from './answers';
 
 type Reply = { kind: 'text'; text: string } | { kind: 'tool'; tool: string; input: Record<string, unknown> };
 
@@ -50,11 +52,30 @@ function decide(options: LanguageModelV3CallOptions): Reply {
       ? last.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ')
       : '';
   const action = understand(userText);
-  if (action.kind === 'tool') {
-    const available = (options.tools ?? []).some((t) => t.name === action.tool);
-    if (!available) return { kind: 'text', text: toolNotAllowed(action.tool) };
+  const available = (options.tools ?? []).map((t) => t.name);
+  if (action.kind === 'family') {
+    return { kind: 'text', text: familyAnswer(action, available, withheldOf(options)) };
+  }
+  if (action.kind === 'tool' && !available.includes(action.tool)) {
+    return { kind: 'text', text: toolWithheld(action.tool, withheldOf(options)) };
   }
   return action;
+}
+
+/** The name under which a run's facts for the built-in model travel in the AI SDK's per-call provider options. */
+const PROVIDER_OPTIONS_KEY = 'assistant';
+
+/**
+ * What a run tells the built-in model beyond the tools themselves: which tools of the account it withholds, and
+ * why (`streamText({ providerOptions })`). Other providers read only their own key and ignore this one.
+ */
+export function builtinProviderOptions(withheld: readonly WithheldTool[]): SharedV3ProviderOptions {
+  return { [PROVIDER_OPTIONS_KEY]: { withheldTools: withheld.map((tool) => ({ ...tool })) } };
+}
+
+function withheldOf(options: LanguageModelV3CallOptions): WithheldTool[] {
+  const withheld = options.providerOptions?.[PROVIDER_OPTIONS_KEY]?.['withheldTools'];
+  return Array.isArray(withheld) ? (withheld as unknown as WithheldTool[]) : [];
 }
 
 function safeJson(text: string): unknown {
@@ -82,6 +103,9 @@ export function pieces(text: string): string[] {
   return text.match(/\S+\s*/g) ?? [text];
 }
 
+/** The pause between streamed words unless configured otherwise: fast, yet visibly streamed. */
+export const DEFAULT_BUILTIN_PACING_MS = 10;
+
 export interface BuiltinModelOptions {
   /** Pause between streamed words, so that answers arrive piece by piece as from a real model. */
   pacingMs?: number;
@@ -92,7 +116,7 @@ export interface BuiltinModelOptions {
  * phrase table and answers through the same tool loop as any other model. Counts words as tokens.
  */
 export function builtinModel(options: BuiltinModelOptions = {}): LanguageModelV3 {
-  const pacingMs = options.pacingMs ?? 10;
+  const pacingMs = options.pacingMs ?? DEFAULT_BUILTIN_PACING_MS;
   return {
     specificationVersion: 'v3',
     provider: 'assistant',
