@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { defineTool } from './define-tool';
-import { allowedTools } from './tool-registry';
+import { LIMITS, createMemorySchema } from '@assistant/contracts';
+import { defineTool, parseToolInput, ToolInputError } from './define-tool';
+import { allowedTools, withheldTools } from './tool-registry';
 import { memoryTools } from './memory/memory-tools';
 
 describe('defineTool and the registry', () => {
@@ -26,5 +27,33 @@ describe('defineTool and the registry', () => {
     expect(
       allowedTools(tools, ['read:memories', 'write:memories'], ['memory_save']).map((t) => t.name),
     ).toEqual(['memory_save']);
+  });
+
+  it('says why each other tool is withheld: a scope the token lacks first, else the query left it out', () => {
+    const tools = memoryTools({ save: async () => ({ id: 'm', content: 'c' }), recall: async () => [] });
+    expect(withheldTools(tools, ['read:memories', 'write:memories'], ['memory_search'])).toEqual([
+      { name: 'memory_save', reason: 'not_requested' },
+    ]);
+    expect(withheldTools(tools, ['read:memories'], ['memory_search'])).toEqual([
+      { name: 'memory_save', reason: 'scope', scope: 'write:memories' },
+    ]);
+    expect(withheldTools(tools, ['read:memories', 'write:memories'])).toEqual([]);
+  });
+
+  it('holds memory_save to the limit of POST /memories, and says what is wrong in plain words', () => {
+    const [save, search] = memoryTools({
+      save: async () => ({ id: 'm', content: 'c' }),
+      recall: async () => [],
+    });
+    const longest = 'a'.repeat(LIMITS.maxMemoryChars);
+    expect(parseToolInput(save, { content: ` ${longest} ` })).toEqual({ content: longest });
+    expect(createMemorySchema.safeParse({ content: longest }).success).toBe(true);
+    const tooLong = { content: `${longest}a` };
+    expect(createMemorySchema.safeParse(tooLong).success).toBe(false);
+    expect(() => parseToolInput(save, tooLong)).toThrow(
+      new ToolInputError(`content must be at most ${LIMITS.maxMemoryChars} characters`),
+    );
+    // A schema message that does not name its field gets the field in front.
+    expect(() => parseToolInput(search, { query: 'x', limit: 'many' })).toThrow(/^limit: /);
   });
 });

@@ -39,3 +39,34 @@ export function defineTool<Input extends z.ZodObject, Output>(definition: {
   }
   return { ...definition, side_effects: definition.side_effects ?? false };
 }
+
+/**
+ * A call whose input does not fit the tool's schema. Its message is plain words ("content must be at most 8000
+ * characters"): it goes back to the model as the tool's output, and from there into the answer.
+ */
+export class ToolInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolInputError';
+  }
+}
+
+/** Checks a call's input against the tool's schema and returns it parsed (trimmed, defaults filled in). */
+export function parseToolInput<Input extends z.ZodObject>(
+  definition: Pick<ToolDefinition<Input>, 'input'>,
+  input: unknown,
+): z.infer<Input> {
+  const result = definition.input.safeParse(input);
+  if (result.success) return result.data;
+  throw new ToolInputError(describeIssues(result.error.issues));
+}
+
+/** One sentence from the schema's own messages, each prefixed by its field unless the message names it. */
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => {
+      const field = issue.path.join('.');
+      return !field || issue.message.startsWith(field) ? issue.message : `${field}: ${issue.message}`;
+    })
+    .join('; ');
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { memoryContentSchema } from '@assistant/contracts';
 import { defineTool, type ToolDefinition } from '../define-tool';
 
 /** How the memory tools reach the user's memories; the server implements it over its storage. */
@@ -21,7 +22,8 @@ export function memoryTools(driver: MemoryDriver): ToolDefinition[] {
       name: 'memory_save',
       description:
         'Save a fact about the user for later (a birthday, a preference, where something is). Write it as one short sentence in the words the user used.',
-      input: z.object({ content: z.string().trim().min(1).max(2000).describe('The fact, as one sentence') }),
+      // The same schema, so the same limit, as POST /memories (SPEC §7).
+      input: z.object({ content: memoryContentSchema.describe('The fact, as one sentence') }),
       scope: 'write:memories',
       handler: async ({ content }, context) => {
         // A call that already timed out or was cancelled must not save behind the user's back.
