@@ -1,10 +1,12 @@
 import Serve from './commands/serve';
 import Chat from './commands/chat';
 import AccountsAdd from './commands/accounts/add';
+import Help from './commands/help';
 
 /** The commands of `assistant`, listed explicitly so that oclif needs no manifest or directory scan. */
 export const COMMANDS = {
   serve: Serve,
   chat: Chat,
   'accounts:add': AccountsAdd,
+  help: Help,
 };

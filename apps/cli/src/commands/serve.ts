@@ -7,7 +7,7 @@ export default class Serve extends Command {
 
 On the first run it creates the owner account and writes an owner token to <data-dir>/credentials.json (readable by you only); "assistant chat" and other local tools use it. Give --database-url to keep the data in PostgreSQL instead.
 
-Each flag can also be set by an environment variable: ASSISTANT_HOST, ASSISTANT_PORT, ASSISTANT_DATA_DIR, ASSISTANT_DATABASE_URL, ASSISTANT_MODEL; ASSISTANT_LOG_LEVEL (default warn) sets the log level.`;
+Each flag can also be set by an environment variable, which the flag overrides: ASSISTANT_HOST, ASSISTANT_PORT, ASSISTANT_DATA_DIR, ASSISTANT_DATABASE_URL, ASSISTANT_MODEL. The other settings (log level, models, timeouts, rate limits) are environment variables only; the Configuration table of the README lists them all. A bad value stops the server with one line saying what the setting accepts.`;
 
   static override examples = [
     {
