@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AssistantClient, readCredentials, credentialsFileIn } from '@assistant/client';
+import { AssistantClient } from '@assistant/client';
+import { readCredentials, credentialsFileIn } from '@assistant/client/local';
 import { BUILT, run, startServer, type ServerProcess } from './support/processes';
 
 describe('`assistant chat` against a real `assistant serve`', () => {
@@ -31,9 +32,9 @@ describe('`assistant chat` against a real `assistant serve`', () => {
 
     const credentials = readCredentials(credentialsFileIn(dataDir))!;
     const client = new AssistantClient({ baseUrl: credentials.base_url, token: credentials.token });
-    const memories = await client.memories.list();
+    const memories = await client.listMemories();
     expect(memories.data.map((m) => m.content)).toContain("My sister's birthday is on March 3");
-    const discussions = await client.discussions.list();
+    const discussions = await client.listDiscussions();
     expect(discussions.data.map((d) => d.title)).toEqual(
       expect.arrayContaining([
         "remember that my sister's birthday is on March 3",

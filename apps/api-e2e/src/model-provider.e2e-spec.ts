@@ -89,7 +89,7 @@ describe('an OpenAI-compatible model server behind the assistant', () => {
     expect(result.events.at(-1)!.event).toMatchObject({ text: 'Noted: Biscuit.' });
     // The second request carries the tool call and its result back to the model.
     expect(fixture.requests).toHaveLength(2);
-    expect(fixture.requests[0].tools?.map((t) => t.function.name).sort()).toEqual([
+    expect(fixture.requests[0].tools?.map((t) => t.function?.name).sort()).toEqual([
       'memory_save',
       'memory_search',
     ]);

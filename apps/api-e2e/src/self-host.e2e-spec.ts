@@ -101,9 +101,7 @@ describe('the self-hosted server and `assistant serve`', () => {
   it('explains a bad flag or an unreachable database in one line and exits non-zero', async () => {
     const badPort = await run(BUILT.cli, ['serve', '--data-dir', dataDir, '--port', 'seventy'], {});
     expect(badPort.code).not.toBe(0);
-    expect(badPort.stderr.trim()).toBe(
-      'assistant: the port must be a port number between 0 and 65535 (got "seventy")',
-    );
+    expect(badPort.stderr.trim()).toBe('assistant: --port must be a port number 0–65535 (got "seventy")');
 
     const noDb = await run(
       BUILT.cli,
@@ -114,6 +112,22 @@ describe('the self-hosted server and `assistant serve`', () => {
     expect(noDb.stderr.trim()).toMatch(
       /^assistant: cannot connect to PostgreSQL at 127\.0\.0\.1:1\/none: .*ECONNREFUSED/,
     );
+  });
+
+  it.each([
+    ['ASSISTANT_PORT', 'abc', 'assistant: ASSISTANT_PORT must be a port number 0–65535 (got "abc")'],
+    ['ASSISTANT_TRUST_PROXY', '1', 'assistant: ASSISTANT_TRUST_PROXY must be true or false (got "1")'],
+  ])('refuses %s=%s with one line naming the variable, and no stack', async (variable, value, line) => {
+    const result = await run(
+      BUILT.cli,
+      ['serve', '--data-dir', dataDir],
+      { [variable]: value },
+      undefined,
+      20_000,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`${line}\n`);
   });
 
   it('says in one line that the port is taken', async () => {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * The whole test suite, as the README's second command runs it: build, lint (with module boundaries), unit and
- * integration tests of every project, and the end-to-end suites against SQLite and PostgreSQL. Ends with one
+ * The whole test suite, as the README's second command runs it: build, the type check of every project's sources
+ * and tests, lint (with module boundaries), unit and integration tests of every project, and the end-to-end suites
+ * against SQLite and PostgreSQL. Ends with one
  * line: "N passed, N failed". Needs PostgreSQL at $ASSISTANT_TEST_DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/test).
  */
@@ -51,6 +52,7 @@ if (!(await postgresReachable(databaseUrl))) {
 }
 
 const buildStatus = nx(['run-many', '-t', 'build']);
+const typecheckStatus = buildStatus === 0 ? nx(['run-many', '-t', 'typecheck']) : 1;
 const lintStatus = buildStatus === 0 ? nx(['run-many', '-t', 'lint']) : 1;
 const testStatus = buildStatus === 0 ? nx(['run-many', '-t', 'test', 'e2e', '--parallel=1']) : 1;
 
@@ -63,10 +65,12 @@ for (const file of readdirSync(summaryDir)) {
 }
 rmSync(summaryDir, { recursive: true, force: true });
 
-// Build and lint are checks too: a failure there counts, even though no jest test ran.
+// Build, type check and lint are checks too: a failure there counts, even though no jest test ran.
 if (buildStatus !== 0) console.error('build failed');
+if (typecheckStatus !== 0) console.error('type check failed');
 if (lintStatus !== 0) console.error('lint failed');
 if (testStatus !== 0 && failed === 0) console.error('a test run failed before reporting (see above)');
-failed += (buildStatus !== 0) + (lintStatus !== 0) + (testStatus !== 0 && failed === 0);
+failed +=
+  (buildStatus !== 0) + (typecheckStatus !== 0) + (lintStatus !== 0) + (testStatus !== 0 && failed === 0);
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(buildStatus || lintStatus || testStatus);
+process.exit(buildStatus || typecheckStatus || lintStatus || testStatus);

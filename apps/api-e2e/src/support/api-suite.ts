@@ -7,7 +7,7 @@ import {
   type Memory,
   type Problem,
 } from '@assistant/contracts';
-import { ApiClient } from './http';
+import { ApiClient, type ApiResponse } from './http';
 import { startTarget, type Target, type TargetName } from './targets';
 
 async function collectPages<T extends { id: string }>(api: ApiClient, path: string, limit: number) {
@@ -17,7 +17,7 @@ async function collectPages<T extends { id: string }>(api: ApiClient, path: stri
   do {
     const separator = path.includes('?') ? '&' : '?';
     const url = `${path}${separator}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const page = await api.get<ListEnvelope<T>>(url);
+    const page: ApiResponse<ListEnvelope<T>> = await api.get<ListEnvelope<T>>(url);
     expect(page.status).toBe(200);
     seen.push(...page.body.data);
     pageSizes.push(page.body.data.length);
@@ -161,6 +161,22 @@ export function defineApiSuite(targetName: TargetName): void {
         expect(res.body.errors).toEqual([
           { field: 'scopes', message: 'read:memories is not held by the token making this call' },
         ]);
+      });
+
+      it('never mints a token that outlives the calling one: its expiry is capped and shown', async () => {
+        const expires = new Date(Date.now() + 2 * 60_000).toISOString();
+        const parent = await owner.post<CreatedToken>('/tokens', {
+          name: 'short-lived',
+          scopes: ['write:account'],
+          expires_at: expires,
+        });
+        const child = await owner.post<CreatedToken>(
+          '/tokens',
+          { name: 'endless', scopes: ['write:account'] },
+          { token: parent.body.token },
+        );
+        expect(child.status).toBe(201);
+        expect(child.body.expires_at).toBe(expires);
       });
 
       it('refuses personal-token management to a token without write:account', async () => {

@@ -1,4 +1,5 @@
-import { RATE_LIMIT_HEADERS, type Problem } from '@assistant/contracts';
+import { isDeepStrictEqual } from 'node:util';
+import { findEndpoint, RATE_LIMIT_HEADERS, type Problem } from '@assistant/contracts';
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -15,8 +16,35 @@ export interface RequestOptions {
 }
 
 /**
+ * A success must be one the contract declares: a declared route, its declared status, and a JSON body that its
+ * response schema accepts with nothing left over (an undeclared field is drift as much as a missing one).
+ */
+function checkSuccessAgainstContract(method: string, url: string, status: number, body: unknown): void {
+  const path = new URL(url).pathname;
+  const endpoint = findEndpoint(method, path);
+  if (!endpoint)
+    throw new Error(`${method} ${path} answered ${status}, but the contract declares no such route`);
+  if (status !== endpoint.response.status)
+    throw new Error(`${method} ${path} answered ${status}; the contract says ${endpoint.response.status}`);
+  const schema = endpoint.response.schema;
+  if (!schema || endpoint.response.contentType === 'text/event-stream') return;
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const issues = result.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`,
+    );
+    throw new Error(`${method} ${path}: the body does not match the contract: ${issues.join('; ')}`);
+  }
+  if (!isDeepStrictEqual(result.data, body))
+    throw new Error(
+      `${method} ${path}: the body has fields the contract does not declare: ${JSON.stringify(body)}`,
+    );
+}
+
+/**
  * A real HTTP client (fetch, i.e. undici) over a listening server. Every response is checked for what must hold
- * everywhere: never a 500, always the rate-limit headers, problem+json for every error.
+ * everywhere: never a 500, always the rate-limit headers, problem+json for every error, and every success as
+ * the contract declares it.
  */
 export class ApiClient {
   constructor(
@@ -50,7 +78,8 @@ export class ApiClient {
     const parsed = text && contentType.includes('json') ? JSON.parse(text) : text;
 
     if (response.status >= 500) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    for (const header of Object.values(RATE_LIMIT_HEADERS)) {
+    // /healthz is not rate-limited (a flood must not make a healthy server look down), so it has no bucket to show.
+    for (const header of path.startsWith('/healthz') ? [] : Object.values(RATE_LIMIT_HEADERS)) {
       if (!response.headers.has(header))
         throw new Error(`${method} ${path} (${response.status}) lacks ${header}`);
     }
@@ -63,6 +92,7 @@ export class ApiClient {
         throw new Error(`${method} ${path}: malformed problem ${text}`);
       }
     }
+    if (response.ok) checkSuccessAgainstContract(method, url, response.status, parsed);
     return { status: response.status, headers: response.headers, body: parsed as T };
   }
 

@@ -23,12 +23,16 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs a built script to completion, with `input` on its stdin. */
+/**
+ * Runs a built script to completion, with `input` on its stdin. After `timeoutMs` it is killed (code null), so
+ * that a server expected to refuse to start fails its test instead of hanging the suite.
+ */
 export function run(
   script: string,
   args: string[],
   env: Record<string, string>,
   input?: string,
+  timeoutMs?: number,
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
@@ -38,10 +42,14 @@ export function run(
     if (input !== undefined) child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 

@@ -204,8 +204,8 @@ export function defineQuerySuite(targetName: TargetName): void {
         [{ text: 'x'.repeat(16_001) }, 422, 'validation_failed'],
         [{ text: 'hi', colour: 'red' }, 422, 'validation_failed'],
         [{ text: 'hi', tools: ['email_send'] }, 422, 'validation_failed'],
-        [{ text: 'hi', model: 'gpt-imaginary' }, 503, 'model_unavailable'],
-        [{ text: 'hi', model: 'ollama:not-configured' }, 503, 'model_unavailable'],
+        [{ text: 'hi', model: 'gpt-imaginary' }, 422, 'validation_failed'],
+        [{ text: 'hi', model: 'ollama:not-configured' }, 422, 'validation_failed'],
         [{ text: 'hi', discussion_id: 'dsc_00000000000000000000000000' }, 404, 'not_found'],
       ];
       for (const [body, status, code] of cases) {
@@ -233,6 +233,35 @@ export function defineQuerySuite(targetName: TargetName): void {
       const readOnly = await api.post<CreatedToken>('/tokens', { name: 'read', scopes: ['read:memories'] });
       const refused = await readStream(queries(), { token: readOnly.body.token, body: { text: 'hi' } });
       expect(refused.status).toBe(403);
+    });
+
+    it("says when the query's own tool list left a tool out, not that a scope is missing", async () => {
+      const result = await readStream(queries(), {
+        token: target.ownerToken,
+        body: { text: 'remember that the shed key is under the pot', tools: ['memory_search'] },
+      });
+      checkStream(result);
+      expect(types(result)).not.toContain('tool_call.started');
+      const answer = result.events.at(-1)!.event;
+      expect(answer).toMatchObject({
+        text: expect.stringContaining("the query's list of tools leaves it out"),
+      });
+      expect(answer).not.toMatchObject({ text: expect.stringContaining('scope') });
+    });
+
+    it('says plainly that it has no tool for a calendar question, and what it can do', async () => {
+      const result = await readStream(queries(), {
+        token: target.ownerToken,
+        body: { text: 'what is on my calendar tomorrow?' },
+      });
+      checkStream(result);
+      expect(types(result)).not.toContain('tool_call.started');
+      expect(result.events.at(-1)!.event).toMatchObject({
+        type: 'query.completed',
+        text: expect.stringMatching(
+          /^I have no tool for your calendar on this account.*What I can do here: remember/,
+        ),
+      });
     });
   });
 }

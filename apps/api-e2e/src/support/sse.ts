@@ -46,7 +46,7 @@ export async function readStream(url: string, options: StreamOptions): Promise<S
       status: response.status,
       headers: response.headers,
       events: [],
-      problem: await response.json(),
+      problem: (await response.json()) as StreamResult['problem'],
       comments: [],
     };
   }

@@ -1,0 +1,133 @@
+/**
+ * Jest compiles TypeScript with SWC, which strips types without checking them, and each project's build
+ * compiles only its sources: without the `typecheck` target a spec with a type error runs green. These tests
+ * keep every TypeScript file of every project under that target, and the target in `npm test`.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { ProjectGraph } from '@nx/devkit';
+import * as ts from 'typescript';
+
+// Before Nx is loaded (hence `await import()` below): nothing here may start or talk to an Nx daemon.
+process.env.NX_DAEMON = 'false';
+process.env.NX_NO_CLOUD = 'true';
+
+let workspaceRoot: string;
+let graph: ProjectGraph;
+
+beforeAll(async () => {
+  const devkit = await import('@nx/devkit');
+  workspaceRoot = devkit.workspaceRoot;
+  graph = await devkit.createProjectGraphAsync({ exitOnError: false });
+});
+
+/** The project's TypeScript files, tracked or new (not ignored), as absolute paths. */
+function typeScriptFilesOf(projectRoot: string): string[] {
+  const listed = execFileSync(
+    'git',
+    ['ls-files', '--cached', '--others', '--exclude-standard', '--', projectRoot],
+    { cwd: workspaceRoot, encoding: 'utf8' },
+  );
+  return listed
+    .split('\n')
+    .filter((file) => /\.(c|m)?ts$/.test(file) && !file.endsWith('.d.ts'))
+    .map((file) => path.join(workspaceRoot, file));
+}
+
+/** The files `tsc -p <config>` checks as roots (its `include`, resolved). */
+function filesOfTsconfig(configPath: string): string[] {
+  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, undefined, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+    },
+  });
+  return parsed!.fileNames.map((file) => path.resolve(file));
+}
+
+describe('the typecheck target', () => {
+  it('covers every TypeScript file of every project, specs and test support included', () => {
+    const problems: string[] = [];
+    for (const [name, { data }] of Object.entries(graph.nodes)) {
+      const files = typeScriptFilesOf(data.root);
+      if (files.length === 0) continue;
+      const command = String(data.targets?.['typecheck']?.options?.command ?? '');
+      const config = /^tsc --noEmit -p (\S+)$/.exec(command)?.[1];
+      if (!config) {
+        problems.push(`${name}: no typecheck target running tsc --noEmit -p <tsconfig> (found "${command}")`);
+        continue;
+      }
+      const checked = new Set(filesOfTsconfig(path.join(workspaceRoot, config)));
+      for (const file of files.filter((f) => !checked.has(f)))
+        problems.push(`${name}: ${path.relative(workspaceRoot, file)} is not type-checked by ${config}`);
+    }
+
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('npm test (tools/workspace/scripts/test-all.mjs)', () => {
+  let dir: string;
+  let postgresStandIn: Server;
+  let postgresUrl: string;
+
+  // test-all.mjs refuses to start without PostgreSQL, but only opens a connection to it: any listener will do.
+  beforeAll(async () => {
+    postgresStandIn = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => postgresStandIn.listen(0, '127.0.0.1', resolve));
+    const address = postgresStandIn.address();
+    postgresUrl = `postgres://postgres@127.0.0.1:${typeof address === 'object' ? address?.port : ''}/test`;
+  });
+  afterAll(() => new Promise<void>((resolve) => postgresStandIn.close(() => resolve())));
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'test-all-'));
+    // Stands in for `npx`: records each `npx nx …` call instead of running it, and fails the one asked to.
+    writeFileSync(
+      path.join(dir, 'npx'),
+      '#!/bin/sh\necho "$*" >> "$NPX_LOG"\ncase "$*" in *"-t $NPX_FAIL "*) exit 1 ;; esac\nexit 0\n',
+    );
+    chmodSync(path.join(dir, 'npx'), 0o755);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  function runTestAll(failTarget = '') {
+    const log = path.join(dir, 'npx.log');
+    const result = spawnSync(
+      process.execPath,
+      [path.join(workspaceRoot, 'tools/workspace/scripts/test-all.mjs')],
+      {
+        cwd: workspaceRoot,
+        env: {
+          ...process.env,
+          PATH: `${dir}${path.delimiter}${process.env.PATH}`,
+          NPX_LOG: log,
+          NPX_FAIL: failTarget,
+          ASSISTANT_TEST_DATABASE_URL: postgresUrl,
+        },
+        encoding: 'utf8',
+      },
+    );
+    const targets = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => /run-many -t (.+?) --/.exec(line)?.[1]);
+    return { status: result.status, summary: result.stdout.trim().split('\n').at(-1), targets };
+  }
+
+  it('type-checks every project after the build, before lint and the tests', () => {
+    const { status, summary, targets } = runTestAll();
+
+    expect(targets).toEqual(['build', 'typecheck', 'lint', 'test e2e']);
+    expect({ status, summary }).toEqual({ status: 0, summary: '0 passed, 0 failed' });
+  });
+
+  it('counts a type error as a failed check and exits non-zero', () => {
+    const { status, summary } = runTestAll('typecheck');
+
+    expect({ status, summary }).toEqual({ status: 1, summary: '0 passed, 1 failed' });
+  });
+});
