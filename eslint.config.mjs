@@ -30,9 +30,10 @@ const ALL_LIBS = [
   'type:storage',
   'type:auth',
   'type:agent-core',
-  'type:tool-adapters',
+  'type:tool-kit',
+  'type:tool-family',
 ];
-// agent-core and tool-adapters must stay usable by the CLI and the launcher without booting Nest.
+// agent-core and the tools libs must stay usable by the CLI and the launcher without booting Nest.
 const NO_SERVER_FRAMEWORK = ['@nestjs/*', 'typeorm', 'fastify', '@fastify/*', 'better-sqlite3', 'pg'];
 
 const depConstraints = [
@@ -41,13 +42,20 @@ const depConstraints = [
   { sourceTag: 'type:storage', onlyDependOnLibsWithTags: ['type:contracts'] },
   { sourceTag: 'type:auth', onlyDependOnLibsWithTags: ['type:storage', 'type:contracts'] },
   {
-    sourceTag: 'type:tool-adapters',
+    sourceTag: 'type:tool-kit',
     onlyDependOnLibsWithTags: ['type:contracts'],
     bannedExternalImports: NO_SERVER_FRAMEWORK,
   },
+  // A family is a plug-in: the kit and the contracts, nothing else of ours (never agent-core or another family).
+  {
+    sourceTag: 'type:tool-family',
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:tool-kit'],
+    bannedExternalImports: NO_SERVER_FRAMEWORK,
+  },
+  // agent-core names no family: the server hands it the families' tools and phrases.
   {
     sourceTag: 'type:agent-core',
-    onlyDependOnLibsWithTags: ['type:contracts', 'type:tool-adapters'],
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:tool-kit'],
     bannedExternalImports: NO_SERVER_FRAMEWORK,
   },
   { sourceTag: 'type:server', onlyDependOnLibsWithTags: ALL_LIBS },
@@ -55,7 +63,7 @@ const depConstraints = [
   // The stdio MCP launcher relays to a server over HTTP: never server or storage.
   {
     sourceTag: 'type:launcher',
-    onlyDependOnLibsWithTags: ['type:client', 'type:contracts', 'type:agent-core', 'type:tool-adapters'],
+    onlyDependOnLibsWithTags: ['type:client', 'type:contracts', 'type:agent-core', 'type:tool-kit'],
   },
   // End-to-end suites drive the built apps through the client, as a user would.
   { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:client', 'type:contracts', 'type:tools'] },

@@ -5,39 +5,65 @@ import type { Scope } from '@assistant/contracts';
 export type ToolNotice = { type: 'memory.saved'; memory_id: string; content: string };
 
 /** What a tool handler knows about the call it serves. */
-export interface ToolContext {
+export interface ToolContext<D = unknown> {
   userId: string;
+  /** The family's driver for the connection this call goes through (the memory family's: the server's storage). */
+  driver: D;
   discussionId: string | null;
   /** Aborted when the call times out or the run is cancelled; long handlers should pass it on. */
   signal: AbortSignal;
   notify(notice: ToolNotice): void;
 }
 
-export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output = unknown> {
+/** MCP's tool annotations (hints to a client; never a security boundary). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output = unknown, D = unknown> {
   /** `<family>_<verb>` in snake_case; the same in queries, `GET /tools` and MCP. */
   name: string;
   description: string;
   input: Input;
   /** The scope a caller's token must hold for the assistant to use this tool on their behalf. */
   scope: Scope;
-  /** True for tools that change something outside the assistant (send mail, switch a light). */
+  /**
+   * True for tools that change something outside the assistant (send mail, write a file, switch a light): a run
+   * waits for the user's confirmation before calling them, unless the account allows the tool without asking.
+   */
   side_effects: boolean;
-  handler(input: z.infer<Input>, context: ToolContext): Promise<Output>;
+  annotations: ToolAnnotations;
+  handler(input: z.infer<Input>, context: ToolContext<D>): Promise<Output>;
 }
 
-/** Declares a tool: its name, what it is for, its input schema and what it may touch. */
-export function defineTool<Input extends z.ZodObject, Output>(definition: {
-  name: string;
-  description: string;
-  input: Input;
-  scope: Scope;
-  side_effects?: boolean;
-  handler(input: z.infer<Input>, context: ToolContext): Promise<Output>;
-}): ToolDefinition<Input, Output> {
-  if (!/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(definition.name)) {
-    throw new Error(`tool name "${definition.name}" must be <family>_<verb> in snake_case`);
-  }
-  return { ...definition, side_effects: definition.side_effects ?? false };
+/**
+ * Declares a tool: its name, what it is for, its input schema and what it may touch. MCP's hints default from
+ * `side_effects` (a tool without side effects is read-only).
+ */
+export function defineTool<D = unknown>() {
+  return <Input extends z.ZodObject, Output>(definition: {
+    name: string;
+    description: string;
+    input: Input;
+    scope: Scope;
+    side_effects?: boolean;
+    annotations?: ToolAnnotations;
+    handler(input: z.infer<Input>, context: ToolContext<D>): Promise<Output>;
+  }): ToolDefinition<Input, Output, D> => {
+    if (!/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(definition.name)) {
+      throw new Error(`tool name "${definition.name}" must be <family>_<verb> in snake_case`);
+    }
+    const side_effects = definition.side_effects ?? false;
+    return {
+      ...definition,
+      side_effects,
+      annotations: { readOnlyHint: !side_effects, ...definition.annotations },
+    };
+  };
 }
 
 /**

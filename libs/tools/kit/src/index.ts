@@ -1,0 +1,24 @@
+export {
+  defineTool,
+  parseToolInput,
+  ToolInputError,
+  type ToolAnnotations,
+  type ToolDefinition,
+  type ToolContext,
+  type ToolNotice,
+} from './lib/define-tool';
+export {
+  defineFamily,
+  ConnectionTestError,
+  TOOL_FAMILIES,
+  type DefaultConnection,
+  type Deployment,
+  type Driver,
+  type DriverEnvironment,
+  type ProviderDefinition,
+  type ToolFamily,
+  type ToolFamilyName,
+} from './lib/family';
+export type { BuiltinAction, PhraseRule } from './lib/phrases';
+export { asSentence, capitalise, joinAnd, toSecondPerson } from './lib/person';
+export { allowedTools, withheldTools, type WithheldTool } from './lib/tool-registry';

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { defineTool, parseToolInput, ToolInputError } from './define-tool';
+import { defineFamily } from './family';
+import { allowedTools, withheldTools } from './tool-registry';
+
+const tool = (name: string, scope: 'read:memories' | 'write:memories') =>
+  defineTool()({ name, description: name, input: z.object({}), scope, handler: async () => null });
+/** Two tools shaped like the memory family's (the family itself lives in its own lib). */
+const tools = [tool('memory_search', 'read:memories'), tool('memory_save', 'write:memories')];
+
+describe('defineTool and the registry', () => {
+  it('refuses names that are not <family>_<verb>', () => {
+    const base = {
+      description: 'd',
+      input: z.object({}),
+      scope: 'read:web' as const,
+      handler: async () => null,
+    };
+    expect(() => defineTool()({ ...base, name: 'Fetch' })).toThrow(/snake_case/);
+    expect(() => defineTool()({ ...base, name: 'web' })).toThrow(/snake_case/);
+    const fetch = defineTool()({ ...base, name: 'web_fetch' });
+    expect(fetch.side_effects).toBe(false);
+    expect(fetch.annotations.readOnlyHint).toBe(true);
+    expect(defineTool()({ ...base, name: 'web_post', side_effects: true }).annotations.readOnlyHint).toBe(false);
+  });
+
+  it("refuses a family whose tool is not named after it", () => {
+    const family = { description: 'd', providers: [], phrases: [], answer: () => '' };
+    expect(() => defineFamily({ ...family, name: 'web', tools })).toThrow(/must be named web_<verb>/);
+    expect(defineFamily({ ...family, name: 'memory', tools }).tools).toHaveLength(2);
+  });
+
+  it('keeps only the tools the scopes allow, in a stable order', () => {
+    expect(allowedTools(tools, ['read:memories', 'write:memories']).map((t) => t.name)).toEqual([
+      'memory_save',
+      'memory_search',
+    ]);
+    expect(allowedTools(tools, ['read:memories']).map((t) => t.name)).toEqual(['memory_search']);
+    expect(
+      allowedTools(tools, ['read:memories', 'write:memories'], ['memory_save']).map((t) => t.name),
+    ).toEqual(['memory_save']);
+  });
+
+  it('says why each other tool is withheld: a scope the token lacks first, else the query left it out', () => {
+    expect(withheldTools(tools, ['read:memories', 'write:memories'], ['memory_search'])).toEqual([
+      { name: 'memory_save', reason: 'not_requested' },
+    ]);
+    expect(withheldTools(tools, ['read:memories'], ['memory_search'])).toEqual([
+      { name: 'memory_save', reason: 'scope', scope: 'write:memories' },
+    ]);
+    expect(withheldTools(tools, ['read:memories', 'write:memories'])).toEqual([]);
+  });
+
+  it('says what is wrong with an input in plain words, naming the field', () => {
+    const search = defineTool()({
+      name: 'memory_search',
+      description: 'd',
+      input: z.object({ query: z.string().trim().min(1), limit: z.number().int().default(5) }),
+      scope: 'read:memories',
+      handler: async () => null,
+    });
+    expect(parseToolInput(search, { query: ' x ' })).toEqual({ query: 'x', limit: 5 });
+    // A schema message that does not name its field gets the field in front.
+    expect(() => parseToolInput(search, { query: 'x', limit: 'many' })).toThrow(ToolInputError);
+    expect(() => parseToolInput(search, { query: 'x', limit: 'many' })).toThrow(/^limit: /);
+  });
+});

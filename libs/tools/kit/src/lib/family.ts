@@ -1,0 +1,101 @@
+import type { z } from 'zod';
+import type { ToolDefinition } from './define-tool';
+import type { PhraseRule } from './phrases';
+
+/** The tool families of SPEC §3, one lib each under libs/tools/. */
+export const TOOL_FAMILIES = ['memory', 'email', 'calendar', 'files', 'web', 'home'] as const;
+export type ToolFamilyName = (typeof TOOL_FAMILIES)[number];
+
+/** Where a server runs: a provider may exist on one only (a local folder is for a self-hosted server). */
+export type Deployment = 'hosted' | 'self-hosted';
+
+/** What a driver gets from the server besides its connection's settings and secrets. */
+export interface DriverEnvironment {
+  deployment: Deployment;
+  /** The self-hosted server's data directory (for the default files folder), absent on the hosted API. */
+  dataDir?: string;
+  /** Aborted when the server stops; long-lived drivers (a pooled IMAP session, an MQTT client) close on it. */
+  signal: AbortSignal;
+}
+
+/**
+ * A connection that cannot be made or is refused: its message is the remote server's own reason in plain words
+ * ("IMAP login failed: Authentication failed."). `POST /connections` answers it as 422.
+ */
+export class ConnectionTestError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ConnectionTestError';
+  }
+}
+
+/**
+ * A driver opened for one connection. The server keeps it while the connection is in use (IMAP sessions are
+ * pooled this way) and calls `close()` after an idle period, when the connection changes, and at shutdown.
+ */
+export interface Driver {
+  close?(): Promise<void>;
+}
+
+/**
+ * One way a family reaches the user's data (`imap`, `caldav`, `local`, `webdav`, `homeassistant`, `mqtt`, …): the
+ * settings and secrets a connection of it holds (SPEC §3 "Connections"), how it opens a driver and how it is tried
+ * before it is saved. Heavy client libraries are imported inside `open`, not at the top of the module.
+ */
+export interface ProviderDefinition<
+  D extends Driver = Driver,
+  Settings extends z.ZodObject = z.ZodObject,
+  Secrets extends z.ZodObject = z.ZodObject,
+> {
+  name: string;
+  description: string;
+  settings: Settings;
+  /** Write-only over the API; stored encrypted; never in a reply or a log line. */
+  secrets: Secrets;
+  /** Only on these deployments (default: both). */
+  deployments?: readonly Deployment[];
+  open(
+    connection: { settings: z.infer<Settings>; secrets: z.infer<Secrets> },
+    env: DriverEnvironment,
+  ): Promise<D>;
+  /** Tries the driver (logs in, lists a collection); throws ConnectionTestError with the remote reason. */
+  test(driver: D, signal: AbortSignal): Promise<void>;
+}
+
+/**
+ * A connection the account has without adding one (self-hosted: web fetch, a files folder in the data
+ * directory). Listed by `GET /connections` like the others; it cannot be changed, only used.
+ */
+export interface DefaultConnection {
+  provider: string;
+  name: string;
+  deployments: readonly Deployment[];
+  settings(env: DriverEnvironment): Record<string, unknown>;
+}
+
+/**
+ * A tool family as a plug-in: its providers, its tools (one file each, with the driver type of the family) and
+ * what the built-in model knows of it. No Nest, no TypeORM, no Fastify in a family.
+ */
+export interface ToolFamily<D extends Driver = Driver> {
+  name: ToolFamilyName;
+  description: string;
+  /** Empty for a family the server provides the driver of itself (memory, over its own storage). */
+  providers: readonly ProviderDefinition<D>[];
+  defaults?: readonly DefaultConnection[];
+  tools: readonly ToolDefinition<z.ZodObject, unknown, D>[];
+  /** The phrasings the built-in offline model understands for this family, each with examples that are tested. */
+  phrases: readonly PhraseRule[];
+  /** What the built-in model says once one of this family's tools has answered (plain sentences). */
+  answer(tool: string, output: unknown): string;
+}
+
+/** Declares a family; checks that each tool's name starts with `<family>_`. */
+export function defineFamily<D extends Driver>(family: ToolFamily<D>): ToolFamily<D> {
+  for (const tool of family.tools) {
+    if (!tool.name.startsWith(`${family.name}_`)) {
+      throw new Error(`tool ${tool.name} of family ${family.name} must be named ${family.name}_<verb>`);
+    }
+  }
+  return family;
+}

@@ -1,0 +1,27 @@
+/**
+ * What a tool family teaches the built-in offline model: the English phrasings of its requests, in the manner of
+ * Home Assistant's sentence templates. The model tries every family's rules in order (the first match wins) and
+ * turns a match into a tool call or a plain answer. Every example is checked by a test of the family.
+ */
+export type BuiltinAction =
+  | { kind: 'tool'; tool: string; input: Record<string, unknown> }
+  | { kind: 'text'; text: string }
+  /** A request for a tool family the model has no phrasings for: the answer depends on the run's tools. */
+  | { kind: 'family'; family: string; about: string };
+
+export interface PhraseRule {
+  intent: string;
+  /** Requests this rule must understand; also the documentation of the phrasing. */
+  examples: string[];
+  /** Tried against the request with politeness and trailing punctuation stripped. */
+  patterns: RegExp[];
+  /** `now` is the moment of the request, for phrasings such as "tomorrow" or "on Friday". */
+  act(match: RegExpMatchArray, text: string, now: Date): BuiltinAction;
+  /** The tool this rule calls and what that lets the user do, for telling them what is possible in a query. */
+  offers?: { tool: string; can: string };
+  /**
+   * Catch-all rules (e.g. "when is …?" searches the memories) are tried after every family's specific ones, so
+   * that "when is my next meeting?" reaches the calendar.
+   */
+  fallback?: boolean;
+}

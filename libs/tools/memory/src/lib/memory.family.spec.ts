@@ -1,0 +1,54 @@
+import { LIMITS, createMemorySchema } from '@assistant/contracts';
+import { parseToolInput, ToolInputError } from '@assistant/tool-kit';
+import { memoryFamily } from './memory.family';
+import { memorySave } from './tools/memory-save.tool';
+import { memorySearch } from './tools/memory-search.tool';
+
+describe('the memory family', () => {
+  it('holds memory_save to the limit of POST /memories, and says what is wrong in plain words', () => {
+    const longest = 'a'.repeat(LIMITS.maxMemoryChars);
+    expect(parseToolInput(memorySave, { content: ` ${longest} ` })).toEqual({ content: longest });
+    expect(createMemorySchema.safeParse({ content: longest }).success).toBe(true);
+    const tooLong = { content: `${longest}a` };
+    expect(createMemorySchema.safeParse(tooLong).success).toBe(false);
+    expect(() => parseToolInput(memorySave, tooLong)).toThrow(
+      new ToolInputError(`content must be at most ${LIMITS.maxMemoryChars} characters`),
+    );
+    expect(() => parseToolInput(memorySearch, { query: 'x', limit: 'many' })).toThrow(/^limit: /);
+  });
+
+  it('saves through its driver and tells the run what it saved', async () => {
+    const notices: unknown[] = [];
+    const saved: string[] = [];
+    const driver = {
+      save: async (_user: string, input: { content: string }) => {
+        saved.push(input.content);
+        return { id: 'mem_1', content: input.content };
+      },
+      recall: async () => [],
+    };
+    const output = await memorySave.handler(
+      { content: 'Sam likes tea' },
+      { userId: 'usr_1', discussionId: null, driver, signal: new AbortController().signal, notify: (n) => notices.push(n) },
+    );
+    expect(output).toEqual({ memory_id: 'mem_1', content: 'Sam likes tea' });
+    expect(saved).toEqual(['Sam likes tea']);
+    expect(notices).toEqual([{ type: 'memory.saved', memory_id: 'mem_1', content: 'Sam likes tea' }]);
+  });
+
+  it('understands every example of its phrasings', () => {
+    for (const rule of memoryFamily.phrases) {
+      for (const example of rule.examples) {
+        const text = example.replace(/^please\s+/i, '').replace(/[.!]+$/, '');
+        expect({ example, matched: rule.patterns.some((p) => p.test(text)) }).toEqual({ example, matched: true });
+      }
+    }
+  });
+
+  it('answers in the second person', () => {
+    expect(memoryFamily.answer('memory_save', { content: 'My sister likes tea' })).toBe(
+      "OK, I'll remember that your sister likes tea.",
+    );
+    expect(memoryFamily.answer('memory_search', { memories: [] })).toMatch(/haven't told me/);
+  });
+});

@@ -1,0 +1,16 @@
+import { defineFamily } from '@assistant/tool-kit';
+import type { MemoryDriver } from './memory.driver';
+import { memorySave } from './tools/memory-save.tool';
+import { memorySearch } from './tools/memory-search.tool';
+import { memoryPhrases } from './phrases';
+import { memoryAnswer } from './answers';
+
+/** The assistant's own notes about the user. No provider: the server gives its storage as the driver. */
+export const memoryFamily = defineFamily<MemoryDriver>({
+  name: 'memory',
+  description: 'Facts the user asked the assistant to remember, recalled when they matter.',
+  providers: [],
+  tools: [memorySave, memorySearch],
+  phrases: memoryPhrases,
+  answer: memoryAnswer,
+});
