@@ -19,6 +19,6 @@ export {
   type ToolFamily,
   type ToolFamilyName,
 } from './lib/family';
-export type { BuiltinAction, PhraseRule } from './lib/phrases';
+export type { BuiltinAction, PhraseContext, PhraseRule } from './lib/phrases';
 export { asSentence, capitalise, joinAnd, toSecondPerson } from './lib/person';
 export { allowedTools, withheldTools, type WithheldTool } from './lib/tool-registry';

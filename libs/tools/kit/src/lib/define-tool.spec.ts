@@ -21,11 +21,19 @@ describe('defineTool and the registry', () => {
     const fetch = defineTool()({ ...base, name: 'web_fetch' });
     expect(fetch.side_effects).toBe(false);
     expect(fetch.annotations.readOnlyHint).toBe(true);
-    expect(defineTool()({ ...base, name: 'web_post', side_effects: true }).annotations.readOnlyHint).toBe(false);
+    expect(defineTool()({ ...base, name: 'web_post', side_effects: true }).annotations.readOnlyHint).toBe(
+      false,
+    );
   });
 
-  it("refuses a family whose tool is not named after it", () => {
-    const family = { description: 'd', providers: [], phrases: [], answer: () => '' };
+  it('refuses a family whose tool is not named after it', () => {
+    const family = {
+      description: 'd',
+      topic: { about: 'a', keywords: [] },
+      providers: [],
+      phrases: [],
+      answer: () => '',
+    };
     expect(() => defineFamily({ ...family, name: 'web', tools })).toThrow(/must be named web_<verb>/);
     expect(defineFamily({ ...family, name: 'memory', tools }).tools).toHaveLength(2);
   });

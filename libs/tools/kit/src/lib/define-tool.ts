@@ -10,6 +10,8 @@ export interface ToolContext<D = unknown> {
   /** The family's driver for the connection this call goes through (the memory family's: the server's storage). */
   driver: D;
   discussionId: string | null;
+  /** The user's IANA time zone, for tools that read or write times (calendar). */
+  timeZone: string;
   /** Aborted when the call times out or the run is cancelled; long handlers should pass it on. */
   signal: AbortSignal;
   notify(notice: ToolNotice): void;

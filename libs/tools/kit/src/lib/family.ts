@@ -80,6 +80,11 @@ export interface DefaultConnection {
 export interface ToolFamily<D extends Driver = Driver> {
   name: ToolFamilyName;
   description: string;
+  /**
+   * What the family is about, for the built-in model's answer when the account has none of its tools ("I have no
+   * tool for your mail on this account…"): its words in a request, tried before any family's catch-all rules.
+   */
+  topic: { about: string; keywords: readonly string[] };
   /** Empty for a family the server provides the driver of itself (memory, over its own storage). */
   providers: readonly ProviderDefinition<D>[];
   defaults?: readonly DefaultConnection[];

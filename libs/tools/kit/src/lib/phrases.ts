@@ -9,14 +9,20 @@ export type BuiltinAction =
   /** A request for a tool family the model has no phrasings for: the answer depends on the run's tools. */
   | { kind: 'family'; family: string; about: string };
 
+/** When and where a request is made, for phrasings such as "tomorrow" or "on Friday at 1pm". */
+export interface PhraseContext {
+  now: Date;
+  /** The user's IANA time zone (`Europe/Berlin`). */
+  timeZone: string;
+}
+
 export interface PhraseRule {
   intent: string;
   /** Requests this rule must understand; also the documentation of the phrasing. */
   examples: string[];
   /** Tried against the request with politeness and trailing punctuation stripped. */
   patterns: RegExp[];
-  /** `now` is the moment of the request, for phrasings such as "tomorrow" or "on Friday". */
-  act(match: RegExpMatchArray, text: string, now: Date): BuiltinAction;
+  act(match: RegExpMatchArray, text: string, context: PhraseContext): BuiltinAction;
   /** The tool this rule calls and what that lets the user do, for telling them what is possible in a query. */
   offers?: { tool: string; can: string };
   /**

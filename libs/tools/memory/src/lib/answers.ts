@@ -8,7 +8,8 @@ export function memoryAnswer(tool: string, output: unknown): string {
     return `OK, I'll remember that ${spoken.charAt(0).toLowerCase()}${asSentence(spoken).slice(1)}`;
   }
   const memories = Array.isArray(result.memories) ? (result.memories as Array<{ content: string }>) : [];
-  if (memories.length === 0) return 'I don\'t know yet: you haven\'t told me. Say "remember that …" and I will.';
+  if (memories.length === 0)
+    return 'I don\'t know yet: you haven\'t told me. Say "remember that …" and I will.';
   const [best, ...rest] = memories.map((m) => asSentence(capitalise(toSecondPerson(m.content))));
   return rest.length === 0 ? best : `${best} I also remember: ${rest.join(' ')}`;
 }

@@ -29,7 +29,14 @@ describe('the memory family', () => {
     };
     const output = await memorySave.handler(
       { content: 'Sam likes tea' },
-      { userId: 'usr_1', discussionId: null, driver, signal: new AbortController().signal, notify: (n) => notices.push(n) },
+      {
+        userId: 'usr_1',
+        discussionId: null,
+        timeZone: 'UTC',
+        driver,
+        signal: new AbortController().signal,
+        notify: (n) => notices.push(n),
+      },
     );
     expect(output).toEqual({ memory_id: 'mem_1', content: 'Sam likes tea' });
     expect(saved).toEqual(['Sam likes tea']);
@@ -40,7 +47,10 @@ describe('the memory family', () => {
     for (const rule of memoryFamily.phrases) {
       for (const example of rule.examples) {
         const text = example.replace(/^please\s+/i, '').replace(/[.!]+$/, '');
-        expect({ example, matched: rule.patterns.some((p) => p.test(text)) }).toEqual({ example, matched: true });
+        expect({ example, matched: rule.patterns.some((p) => p.test(text)) }).toEqual({
+          example,
+          matched: true,
+        });
       }
     }
   });

@@ -9,6 +9,7 @@ import { memoryAnswer } from './answers';
 export const memoryFamily = defineFamily<MemoryDriver>({
   name: 'memory',
   description: 'Facts the user asked the assistant to remember, recalled when they matter.',
+  topic: { about: 'what you told me', keywords: ['remember', 'memory', 'memories'] },
   providers: [],
   tools: [memorySave, memorySearch],
   phrases: memoryPhrases,
