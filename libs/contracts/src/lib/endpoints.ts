@@ -14,6 +14,7 @@ import { createdTokenSchema, createTokenSchema, personalTokenSchema } from './to
 import { createQuerySchema, queryEventsQuerySchema, querySchema } from './queries';
 import { queryEventSchema } from './events';
 import { healthSchema } from './health';
+import { toolListSchema } from './tools';
 
 /** What an endpoint answers on success: a JSON body (or none, for 204) or a stream of server-sent events. */
 export interface EndpointResponse {
@@ -97,6 +98,15 @@ export const ROUTES = {
     summary: 'Stop a running query; its stream ends with query.incomplete (cancelled)',
     response: { status: 200, schema: querySchema },
     errors: one,
+  },
+  listTools: {
+    method: 'GET',
+    path: '/tools',
+    scope: 'read:tools',
+    tag: 'tools',
+    summary: 'The tool catalogue, with `active` for the tools this account has',
+    response: { status: 200, schema: toolListSchema },
+    errors: read,
   },
   getMe: {
     method: 'GET',

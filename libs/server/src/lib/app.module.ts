@@ -12,11 +12,13 @@ import { MemoriesModule } from './memories/memories.module';
 import { TokensModule } from './tokens/tokens.module';
 import { MetaModule } from './meta/meta.module';
 import { QueriesModule } from './queries/queries.module';
+import { ToolsModule } from './tools/tools.module';
+import { FAMILIES } from './tools/families';
 
 /** The whole API as one Nest module; both deployments compose it with their own storage and configuration. */
 @Module({})
 export class AppModule {
-  static register(config: ServerConfig, { storage, queryEvents }: ServerParts): DynamicModule {
+  static register(config: ServerConfig, { storage, queryEvents, families }: ServerParts): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -27,6 +29,7 @@ export class AppModule {
         MemoriesModule,
         TokensModule,
         MetaModule,
+        ToolsModule.register(families ?? FAMILIES),
         QueriesModule.register(queryEvents),
         RoutingModule.register(),
       ],

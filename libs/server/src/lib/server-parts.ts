@@ -1,4 +1,5 @@
 import type { Storage } from '@assistant/storage';
+import type { ToolFamily } from '@assistant/tool-kit';
 import type { RateLimitStore } from './rate-limit/rate-limit.store';
 import type { QueryEventLog } from './queries/query-event-log';
 
@@ -10,6 +11,8 @@ export interface ServerParts {
   storage: Storage;
   rateLimits: RateLimitStore;
   queryEvents: QueryEventLog;
+  /** The tool families offered: FAMILIES (tools/families.ts) when absent; tests add their own. */
+  families?: readonly ToolFamily[];
   /** Where the JSON log lines go: stdout when absent; tests capture them. */
   logDestination?: { write(line: string): void };
 }

@@ -1,7 +1,9 @@
 export {
+  connectTool,
   defineTool,
   parseToolInput,
   ToolInputError,
+  type ConnectedTool,
   type ToolAnnotations,
   type ToolDefinition,
   type ToolContext,

@@ -1,5 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { ProblemError } from '@assistant/contracts';
+import type { ToolFamily } from '@assistant/tool-kit';
 import { builtinModel } from './builtin/builtin-model';
 import { ModelUnavailableError } from '../errors';
 
@@ -78,7 +79,11 @@ export class UnknownModelError extends ProblemError {
 export class ModelCatalog {
   private readonly built = new Map<string, Promise<LanguageModelV3>>();
 
-  constructor(readonly settings: ModelSettings) {}
+  /** `families`: every tool family the server has, for the built-in model's phrasings. */
+  constructor(
+    readonly settings: ModelSettings,
+    private readonly families: readonly ToolFamily[] = [],
+  ) {}
 
   /** The model a query asked for (or the default), if it is one of the configured ones. */
   async pick(requested: string | undefined): Promise<{ name: string; model: LanguageModelV3 }> {
@@ -87,7 +92,7 @@ export class ModelCatalog {
     if (!configured.includes(name)) throw new UnknownModelError(name, configured);
     let model = this.built.get(name);
     if (!model) {
-      model = createModel(name, this.settings);
+      model = createModel(name, this.settings, this.families);
       this.built.set(name, model);
       model.catch(() => this.built.delete(name));
     }
@@ -95,12 +100,16 @@ export class ModelCatalog {
   }
 }
 
-export async function createModel(name: string, settings: ModelSettings): Promise<LanguageModelV3> {
+export async function createModel(
+  name: string,
+  settings: ModelSettings,
+  families: readonly ToolFamily[] = [],
+): Promise<LanguageModelV3> {
   assertModelConfigured(name, settings);
   const { provider, modelId } = parseModelName(name);
   switch (provider) {
     case 'builtin':
-      return builtinModel({ pacingMs: settings.builtinPacingMs });
+      return builtinModel({ pacingMs: settings.builtinPacingMs, families });
     case 'ollama': {
       const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       const base = (settings.ollamaBaseUrl ?? DEFAULT_OLLAMA_URL).replace(/\/+$/, '');

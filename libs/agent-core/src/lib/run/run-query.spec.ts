@@ -1,28 +1,11 @@
 import { z } from 'zod';
-import { defineTool, memoryTools, type MemoryDriver } from '@assistant/tool-adapters';
-import { LIMITS, type QueryEventBody } from '@assistant/contracts';
+import { connectTool, defineTool } from '@assistant/tool-kit';
+import type { QueryEventBody } from '@assistant/contracts';
 import { builtinModel } from '../models/builtin/builtin-model';
+import { fakeMemoryFamily, fakeMemoryTools, type FakeMemory } from '../../testing/fake-memory-family';
 import { runQuery, toolCallsOf, type RunInput } from './run-query';
 
-function memoryDriver(): MemoryDriver & { saved: string[] } {
-  const saved: string[] = [];
-  return {
-    saved,
-    save: async (_user, { content }) => {
-      saved.push(content);
-      return { id: `mem_${saved.length}`, content };
-    },
-    recall: async (_user, text) =>
-      saved
-        .filter((c) =>
-          text
-            .toLowerCase()
-            .split(/\W+/)
-            .some((w) => w.length > 3 && c.toLowerCase().includes(w)),
-        )
-        .map((content, i) => ({ id: `mem_${i}`, content, created_at: '2026-01-01T00:00:00Z' })),
-  };
-}
+const model = (pacingMs = 0) => builtinModel({ pacingMs, families: [fakeMemoryFamily] });
 
 async function run(text: string, overrides: Partial<RunInput> = {}): Promise<QueryEventBody[]> {
   const events: QueryEventBody[] = [];
@@ -33,11 +16,12 @@ async function run(text: string, overrides: Partial<RunInput> = {}): Promise<Que
       messageId: 'msg_1',
       userId: 'usr_1',
       modelName: 'builtin',
-      model: builtinModel({ pacingMs: 0 }),
+      model: model(),
       text,
       history: [],
       recalled: [],
-      tools: memoryTools(memoryDriver()),
+      timeZone: 'UTC',
+      tools: fakeMemoryTools(),
       signal: new AbortController().signal,
       ...overrides,
     },
@@ -50,29 +34,29 @@ async function run(text: string, overrides: Partial<RunInput> = {}): Promise<Que
 
 describe('runQuery with the built-in model', () => {
   it('saves a memory through the tool loop and confirms it, with one terminal event last', async () => {
-    const driver = memoryDriver();
+    const memory: FakeMemory = { saved: [] };
     const events = await run("remember that my sister's birthday is on March 3", {
-      tools: memoryTools(driver),
+      tools: fakeMemoryTools(memory),
     });
     expect(events.map((e) => e.type)).toEqual([
       'query.created',
       'tool_call.started',
       'memory.saved',
       'tool_call.completed',
-      ...Array(11).fill('output_text.delta'),
+      ...Array(8).fill('output_text.delta'),
       'query.completed',
     ]);
-    expect(driver.saved).toEqual(["My sister's birthday is on March 3"]);
-    const completed = events.at(-1);
-    expect(completed).toMatchObject({
+    expect(memory.saved).toEqual(["my sister's birthday is on March 3"]);
+    // The answer is the family's own words.
+    expect(events.at(-1)).toMatchObject({
       type: 'query.completed',
-      text: "OK, I'll remember that your sister's birthday is on March 3.",
+      text: "Saved: my sister's birthday is on March 3.",
     });
     expect(toolCallsOf(events)).toEqual([
       expect.objectContaining({
         tool: 'memory_save',
         status: 'ok',
-        arguments: { content: "My sister's birthday is on March 3" },
+        arguments: { content: "my sister's birthday is on March 3" },
       }),
     ]);
   });
@@ -89,7 +73,7 @@ describe('runQuery with the built-in model', () => {
   });
 
   it("says that the query's own tool list left the tool out, when it did", async () => {
-    const [, search] = memoryTools(memoryDriver());
+    const [, search] = fakeMemoryTools();
     const events = await run('remember that the gate code is 4711', {
       tools: [search],
       withheldTools: [{ name: 'memory_save', reason: 'not_requested' }],
@@ -100,14 +84,17 @@ describe('runQuery with the built-in model', () => {
   });
 
   it('fails one tool call, not the run, when a handler throws or hangs', async () => {
-    const broken = defineTool({
+    const broken = defineTool()({
       name: 'memory_save',
       description: 'broken',
       input: z.object({ content: z.string() }),
       scope: 'write:memories',
       handler: () => new Promise(() => undefined),
     });
-    const events = await run('remember that x is y', { tools: [broken], limits: { toolTimeoutMs: 50 } });
+    const events = await run('remember that x is y', {
+      tools: [connectTool(broken, null)],
+      limits: { toolTimeoutMs: 50 },
+    });
     expect(events.find((e) => e.type === 'tool_call.completed')).toMatchObject({
       status: 'error',
       error: expect.stringContaining('longer than'),
@@ -118,22 +105,35 @@ describe('runQuery with the built-in model', () => {
     });
   });
 
-  it('answers in one plain sentence when a memory is longer than the limit POST /memories has', async () => {
-    const driver = memoryDriver();
-    const fits = 'a'.repeat(LIMITS.maxMemoryChars - 1);
-    await run(`remember that ${fits}`, { tools: memoryTools(driver) });
-    expect(driver.saved).toEqual([`A${fits.slice(1)}`]);
-
-    const events = await run(`remember that ${'a'.repeat(LIMITS.maxMemoryChars + 1)}`, {
-      tools: memoryTools(driver),
-    });
-    expect(driver.saved).toHaveLength(1);
-    const limit = `content must be at most ${LIMITS.maxMemoryChars} characters`;
+  it("answers in one plain sentence when the model's call does not fit the tool's input schema", async () => {
+    const memory: FakeMemory = { saved: [] };
+    const events = await run(`remember that ${'a'.repeat(101)}`, { tools: fakeMemoryTools(memory) });
+    expect(memory.saved).toEqual([]);
+    const limit = 'content must be at most 100 characters';
     expect(events.find((e) => e.type === 'tool_call.completed')).toMatchObject({
       status: 'error',
       error: limit,
     });
     expect(events.at(-1)).toMatchObject({ type: 'query.completed', text: `I couldn't do that: ${limit}.` });
+  });
+
+  it('hands each tool the driver it was connected with, and the time zone', async () => {
+    const seen: unknown[] = [];
+    const probe = defineTool<{ name: string }>()({
+      name: 'memory_save',
+      description: 'probe',
+      input: z.object({ content: z.string() }),
+      scope: 'write:memories',
+      handler: async (_input, context) => {
+        seen.push({ driver: context.driver.name, timeZone: context.timeZone });
+        return { content: 'ok' };
+      },
+    });
+    await run('remember that x is y', {
+      tools: [connectTool(probe, { name: 'conn-1' })],
+      timeZone: 'Europe/Berlin',
+    });
+    expect(seen).toEqual([{ driver: 'conn-1', timeZone: 'Europe/Berlin' }]);
   });
 
   it('ends with query.incomplete when cancelled', async () => {
@@ -146,10 +146,11 @@ describe('runQuery with the built-in model', () => {
         messageId: 'msg_1',
         userId: 'usr_1',
         modelName: 'builtin',
-        model: builtinModel({ pacingMs: 20 }),
+        model: model(20),
         text: 'hello',
         history: [],
         recalled: [],
+        timeZone: 'UTC',
         tools: [],
         signal: controller.signal,
       },

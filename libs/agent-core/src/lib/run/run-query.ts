@@ -7,7 +7,7 @@ import {
   type QueryEventBody,
   type ToolCallRecord,
 } from '@assistant/contracts';
-import { parseToolInput, type ToolDefinition, type WithheldTool } from '@assistant/tool-adapters';
+import { parseToolInput, type ConnectedTool, type WithheldTool } from '@assistant/tool-kit';
 import { builtinProviderOptions } from '../models/builtin/builtin-model';
 import { systemPrompt } from './system-prompt';
 import { describeModelError } from './model-errors';
@@ -39,7 +39,10 @@ export interface RunInput {
   history: ReadonlyArray<{ role: 'user' | 'assistant'; text: string }>;
   /** Memories recalled for this question, most relevant first; they go into the model's context. */
   recalled: ReadonlyArray<{ content: string; created_at: string }>;
-  tools: readonly ToolDefinition[];
+  /** The tools the run may use, each with the driver of the connection it goes through. */
+  tools: readonly ConnectedTool[];
+  /** The user's IANA time zone. */
+  timeZone: string;
   /** The account's other tools and why the run may not use them, so that the answer can say what to change. */
   withheldTools?: readonly WithheldTool[];
   /** Aborting it cancels the run (`query.incomplete`, reason `cancelled`). */
@@ -91,9 +94,9 @@ function failure(code: ErrorCode, detail: string, queryId: string): QueryEventBo
 
 /** Runs a handler with the per-call time limit; a handler that ignores the signal still loses the race. */
 async function runHandler(
-  definition: ToolDefinition,
+  definition: ConnectedTool,
   input: unknown,
-  context: Parameters<ToolDefinition['handler']>[1],
+  context: Omit<Parameters<ConnectedTool['handler']>[1], 'driver'>,
   timeoutMs: number,
 ): Promise<unknown> {
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -108,7 +111,7 @@ async function runHandler(
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     Promise.resolve()
-      .then(() => definition.handler(input as never, { ...context, signal }))
+      .then(() => definition.handler(input as never, { ...context, driver: definition.driver, signal }))
       .then(resolve, reject)
       .finally(() => signal.removeEventListener('abort', onAbort));
   });
@@ -156,6 +159,7 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
             {
               userId: input.userId,
               discussionId: input.discussionId,
+              timeZone: input.timeZone,
               signal,
               notify: (notice) => emit(notice),
             },
@@ -184,7 +188,10 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
       messages,
       tools,
       stopWhen: stepCountIs(limits.maxSteps),
-      providerOptions: builtinProviderOptions(input.withheldTools ?? []),
+      providerOptions: builtinProviderOptions({
+        withheldTools: input.withheldTools ?? [],
+        timeZone: input.timeZone,
+      }),
       abortSignal: modelSignal,
       maxRetries: 0,
     });

@@ -19,6 +19,8 @@ export interface ServerConfig {
   /** Behind a reverse proxy, trust its X-Forwarded-For for the client address. */
   trustProxy: boolean;
   queries: QueryConfig;
+  /** The self-hosted server's data directory (absent on the hosted API): tool families keep default folders there. */
+  dataDir?: string;
   /**
    * How long a verified token is trusted without asking the database. One self-hosted process sees every
    * revocation itself; the hosted service runs several processes and keeps this at 0 for now.

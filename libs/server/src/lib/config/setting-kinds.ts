@@ -55,6 +55,19 @@ export const httpUrl = z.url({ protocol: /^https?$/, error: 'an http:// or https
 /** Any text; for names and keys whose meaning is checked later (a model name) or not at all (an API key). */
 export const text = z.string();
 
+/** An IANA time zone name that this Node knows (`Europe/Berlin`, `UTC`). */
+export const timeZone = z.string().refine(
+  (name) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: name });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: 'an IANA time zone such as Europe/Berlin or UTC' },
+);
+
 /** Comma-separated names, blanks dropped: `ollama:llama3.2, openai:gpt-4o-mini`. */
 export const nameList = z.string().transform((list) =>
   list

@@ -63,6 +63,8 @@ describe('the settings of the composition roots', () => {
       },
       maxConcurrentPerUser: 4,
       pingIntervalMs: 15_000,
+      // Unset, the users' time zone is the server's.
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       limits: {
         maxSteps: expect.any(Number),
         runTimeoutMs: 300_000,
@@ -107,6 +109,7 @@ describe('the settings of the composition roots', () => {
       ASSISTANT_TOOL_TIMEOUT_SECONDS: '7',
       ASSISTANT_MAX_CONCURRENT_QUERIES: '2',
       ASSISTANT_STREAM_PING_SECONDS: '3',
+      ASSISTANT_TIMEZONE: 'Europe/Berlin',
       ASSISTANT_BUILTIN_PACING_MS: '0',
       ASSISTANT_RATE_LIMIT_CORE: '100',
       ASSISTANT_RATE_LIMIT_QUERIES: '10',
@@ -140,6 +143,7 @@ describe('the settings of the composition roots', () => {
       },
       maxConcurrentPerUser: 2,
       pingIntervalMs: 3_000,
+      timeZone: 'Europe/Berlin',
       limits: {
         maxSteps: expect.any(Number),
         runTimeoutMs: 600_000,
@@ -238,6 +242,11 @@ describe('the settings of the composition roots', () => {
       'ASSISTANT_STREAM_PING_SECONDS',
       '1e3',
       'ASSISTANT_STREAM_PING_SECONDS must be a whole number of seconds from 1 to 2147483 (got "1e3")',
+    ],
+    [
+      'ASSISTANT_TIMEZONE',
+      'Mars/Olympus',
+      'ASSISTANT_TIMEZONE must be an IANA time zone such as Europe/Berlin or UTC (got "Mars/Olympus")',
     ],
     [
       'ASSISTANT_MAX_CONCURRENT_QUERIES',

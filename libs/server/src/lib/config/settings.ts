@@ -118,6 +118,10 @@ function deploymentSettings(defaults: DeploymentDefaults) {
       kind.wholeNumber('queries', 1).default(HOSTED_RATE_LIMITS.concurrentQueriesPerUser),
       { description: 'query runs at once per account' },
     ),
+    ASSISTANT_TIMEZONE: setting(kind.timeZone.optional(), {
+      description:
+        "the users' time zone for dates such as “tomorrow” (IANA, e.g. `Europe/Berlin`); default: the server's",
+    }),
     ASSISTANT_STREAM_PING_SECONDS: setting(kind.timerSeconds.default(15), {
       description: '`: ping` comment interval of event streams, so that proxies keep them open',
     }),

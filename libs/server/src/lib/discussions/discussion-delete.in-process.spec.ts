@@ -22,6 +22,7 @@ describe('deleting a discussion while a query runs in it', () => {
           maxConcurrentPerUser: 4,
           limits: DEFAULT_RUN_LIMITS,
           pingIntervalMs: 15_000,
+          timeZone: 'UTC',
         },
       },
     });

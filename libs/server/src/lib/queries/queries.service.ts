@@ -7,19 +7,14 @@ import {
   type QueryEventBody,
 } from '@assistant/contracts';
 import { ModelCatalog, runQuery, toolCallsOf } from '@assistant/agent-core';
-import {
-  allowedTools,
-  memoryTools,
-  withheldTools,
-  type MemoryDriver,
-  type ToolDefinition,
-} from '@assistant/tool-adapters';
+import type { ToolFamily } from '@assistant/tool-kit';
 import type { Principal } from '@assistant/auth';
 import { newId, type Storage } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../core.module';
 import type { ServerConfig } from '../config/server-config';
 import { ApiError } from '../http/api-error';
 import { QUERY_EVENT_LOG } from './query-event-log.provider';
+import { TOOL_FAMILIES, ToolCatalog } from '../tools/tool-catalog';
 import type { QueryEventLog, QueryRecord } from './query-event-log';
 
 /** How much of a discussion the model sees, and how many memories are recalled into its context. */
@@ -48,16 +43,17 @@ export class QueriesService implements BeforeApplicationShutdown {
   >();
   /** Runs in progress (or being prepared) per user, for the concurrent-run cap (SPEC §7). */
   private readonly slots = new Map<string, number>();
-  private readonly tools: ToolDefinition[];
   private readonly models: ModelCatalog;
 
   constructor(
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(QUERY_EVENT_LOG) private readonly log: QueryEventLog,
+    private readonly catalog: ToolCatalog,
+    @Inject(TOOL_FAMILIES) families: readonly ToolFamily[],
   ) {
-    this.tools = memoryTools(this.memoryDriver());
-    this.models = new ModelCatalog(config.queries.models);
+    // The built-in model knows every family's phrasings; each run's tools decide what it can do.
+    this.models = new ModelCatalog(config.queries.models, families);
   }
 
   /**
@@ -67,7 +63,7 @@ export class QueriesService implements BeforeApplicationShutdown {
   async start(principal: Principal, body: CreateQuery): Promise<QueryRecord> {
     const { userId } = principal;
     const model = await this.models.pick(body.model);
-    const tools = this.toolsFor(principal, body.tools);
+    const { tools, withheld } = await this.catalog.forRun(principal, body.tools);
     const release = this.reserveRun(userId);
     let prepared;
     try {
@@ -104,7 +100,8 @@ export class QueriesService implements BeforeApplicationShutdown {
         history,
         recalled,
         tools,
-        withheldTools: withheldTools(this.tools, principal.scopes, body.tools),
+        withheldTools: withheld,
+        timeZone: this.config.queries.timeZone,
         signal: controller.signal,
         limits: this.config.queries.limits,
       },
@@ -245,38 +242,6 @@ export class QueriesService implements BeforeApplicationShutdown {
       }
     }
     await this.log.end(queryId, terminal);
-  }
-
-  private toolsFor(principal: Principal, requested: string[] | undefined): ToolDefinition[] {
-    if (requested) {
-      const known = new Set(this.tools.map((t) => t.name));
-      const unknown = requested.filter((name) => !known.has(name));
-      if (unknown.length > 0) {
-        throw ApiError.validation(
-          unknown.map((name) => ({ field: 'tools', message: `unknown tool ${name}` })),
-        );
-      }
-    }
-    return allowedTools(this.tools, principal.scopes, requested);
-  }
-
-  private memoryDriver(): MemoryDriver {
-    return {
-      save: async (userId, { content, discussionId }) => {
-        const memory = await this.storage.memories.create(userId, {
-          content,
-          source: 'assistant',
-          discussionId,
-        });
-        return { id: memory.id, content: memory.content };
-      },
-      recall: async (userId, text, limit) =>
-        (await this.storage.memories.recall(userId, text, limit)).map((m) => ({
-          id: m.id,
-          content: m.content,
-          created_at: m.createdAt.toISOString(),
-        })),
-    };
   }
 }
 

@@ -98,3 +98,14 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
     })
     .join('; ');
 }
+
+/** A tool ready for a run: its definition with the driver of the connection its calls go through. */
+export type ConnectedTool = ToolDefinition<z.ZodObject, unknown, unknown> & { driver: unknown };
+
+/** Binds a family's tool to the driver of one connection. */
+export function connectTool<D>(
+  definition: ToolDefinition<z.ZodObject, unknown, D>,
+  driver: D,
+): ConnectedTool {
+  return { ...definition, driver };
+}

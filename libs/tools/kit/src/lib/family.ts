@@ -30,8 +30,9 @@ export class ConnectionTestError extends Error {
 }
 
 /**
- * A driver opened for one connection. The server keeps it while the connection is in use (IMAP sessions are
- * pooled this way) and calls `close()` after an idle period, when the connection changes, and at shutdown.
+ * What a driver opened for one connection may offer besides its family's own methods. The server keeps a driver
+ * while the connection is in use (IMAP sessions are pooled this way) and calls `close()` after an idle period,
+ * when the connection changes, and at shutdown.
  */
 export interface Driver {
   close?(): Promise<void>;
@@ -43,7 +44,7 @@ export interface Driver {
  * before it is saved. Heavy client libraries are imported inside `open`, not at the top of the module.
  */
 export interface ProviderDefinition<
-  D extends Driver = Driver,
+  D = unknown,
   Settings extends z.ZodObject = z.ZodObject,
   Secrets extends z.ZodObject = z.ZodObject,
 > {
@@ -70,14 +71,15 @@ export interface DefaultConnection {
   provider: string;
   name: string;
   deployments: readonly Deployment[];
-  settings(env: DriverEnvironment): Record<string, unknown>;
+  /** The connection's settings for one account (a default folder is the account's own). */
+  settings(env: DriverEnvironment, userId: string): Record<string, unknown>;
 }
 
 /**
  * A tool family as a plug-in: its providers, its tools (one file each, with the driver type of the family) and
  * what the built-in model knows of it. No Nest, no TypeORM, no Fastify in a family.
  */
-export interface ToolFamily<D extends Driver = Driver> {
+export interface ToolFamily<D = unknown> {
   name: ToolFamilyName;
   description: string;
   /**
@@ -96,7 +98,7 @@ export interface ToolFamily<D extends Driver = Driver> {
 }
 
 /** Declares a family; checks that each tool's name starts with `<family>_`. */
-export function defineFamily<D extends Driver>(family: ToolFamily<D>): ToolFamily<D> {
+export function defineFamily<D>(family: ToolFamily<D>): ToolFamily<D> {
   for (const tool of family.tools) {
     if (!tool.name.startsWith(`${family.name}_`)) {
       throw new Error(`tool ${tool.name} of family ${family.name} must be named ${family.name}_<verb>`);

@@ -10,7 +10,7 @@ export type WithheldTool =
 
 /** Why a tool is withheld from a run, or null when the run may use it. A missing scope comes first: naming the tool in `tools` would not help. */
 function withholding(
-  tool: ToolDefinition,
+  tool: Pick<ToolDefinition, 'name' | 'scope'>,
   scopes: readonly Scope[],
   only: readonly string[] | undefined,
 ): WithheldTool | null {
@@ -19,14 +19,14 @@ function withholding(
   return null;
 }
 
-const byName = (a: ToolDefinition, b: ToolDefinition) => a.name.localeCompare(b.name);
+const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
 /** The tools a run may use: those active on the account and allowed by the caller's token, in a stable order. */
-export function allowedTools(
-  tools: readonly ToolDefinition[],
+export function allowedTools<T extends ToolDefinition>(
+  tools: readonly T[],
   scopes: readonly Scope[],
   only?: readonly string[],
-): ToolDefinition[] {
+): T[] {
   return tools.filter((tool) => withholding(tool, scopes, only) === null).sort(byName);
 }
 

@@ -1,37 +1,33 @@
-import type { WithheldTool } from '@assistant/tool-adapters';
-import { asSentence, capitalise, toSecondPerson } from './person';
-import { PHRASES } from './phrases';
+import { joinAnd, type WithheldTool } from '@assistant/tool-kit';
+import type { PhraseBook } from './phrase-book';
 
-/** What the built-in model says once a tool has answered. */
-export function answerFromToolResult(tool: string, output: unknown, isError: boolean): string {
+/** How to get more than the built-in model understands. */
+export const LANGUAGE_MODEL_HINT =
+  'I am the built-in offline model and understand a fixed set of phrasings; for free-form questions, start the ' +
+  'server with a language model, e.g. --model ollama:llama3.2 or --model openai-compatible:<model> with ' +
+  'ASSISTANT_MODEL_BASE_URL.';
+
+/** What the built-in model says once a tool has answered: the tool's family puts it in words. */
+export function answerFromToolResult(
+  book: PhraseBook,
+  tool: string,
+  output: unknown,
+  isError: boolean,
+): string {
   const result = (output ?? {}) as Record<string, unknown>;
   if (isError || typeof result.error === 'string') {
     return `I couldn't do that: ${String(result.error ?? 'the tool failed')}.`;
   }
-  if (tool === 'memory_save') {
-    const content = String(result.content ?? '');
-    const spoken = toSecondPerson(content);
-    return `OK, I'll remember that ${spoken.charAt(0).toLowerCase()}${asSentence(spoken).slice(1)}`;
-  }
-  if (tool === 'memory_search') {
-    const memories = Array.isArray(result.memories) ? (result.memories as Array<{ content: string }>) : [];
-    if (memories.length === 0) {
-      return 'I don\'t know yet: you haven\'t told me. Say "remember that …" and I will.';
-    }
-    const [best, ...rest] = memories.map((m) => asSentence(capitalise(toSecondPerson(m.content))));
-    return rest.length === 0 ? best : `${best} I also remember: ${rest.join(' ')}`;
-  }
-  return `Done (${tool}).`;
+  return book.familyOf(tool)?.answer(tool, output) ?? `Done (${tool}).`;
 }
 
-/** What the run's tools let the user do, in words, from what the phrase table says each tool offers. */
-export function whatICanDo(available: readonly string[]): string {
-  const offers = PHRASES.flatMap((rule) =>
-    rule.offers && available.includes(rule.offers.tool) ? [rule.offers.can] : [],
-  );
-  const unspoken = available.filter((tool) => !PHRASES.some((rule) => rule.offers?.tool === tool));
+/** What the run's tools let the user do, in words, from what the families' phrasings offer. */
+export function whatICanDo(book: PhraseBook, available: readonly string[]): string {
+  const offers = book.offers();
+  const spoken = available.flatMap((tool) => offers.get(tool) ?? []);
+  const unspoken = available.filter((tool) => !offers.has(tool));
   const parts = [
-    ...(offers.length > 0 ? [`What I can do here: ${joinAnd(offers)}.`] : []),
+    ...(spoken.length > 0 ? [`What I can do here: ${joinAnd(spoken)}.`] : []),
     ...(unspoken.length > 0
       ? [
           `This query also has ${joinAnd(unspoken)}, which a language model can use but I have no phrasings for.`,
@@ -39,6 +35,15 @@ export function whatICanDo(available: readonly string[]): string {
       : []),
   ];
   return parts.length > 0 ? parts.join(' ') : 'This query gives me no tools at all, so I can only chat.';
+}
+
+/** The answer to "help" or a greeting, from the run's tools. */
+export function capabilities(book: PhraseBook, available: readonly string[], greeting: boolean): string {
+  return `${greeting ? 'Hello! ' : ''}${whatICanDo(book, available)} ${LANGUAGE_MODEL_HINT}`;
+}
+
+export function notUnderstood(book: PhraseBook, available: readonly string[]): string {
+  return `Sorry, I didn't understand that. ${capabilities(book, available, false)}`;
 }
 
 /** When the needed tool is not available to this query: the token's scopes, the query's `tools` list, or neither. */
@@ -53,11 +58,12 @@ export function toolWithheld(tool: string, withheld: readonly WithheldTool[]): s
 }
 
 /**
- * A request for a tool family the phrase table has no phrasings for. Said from the run's tools: a family that is
- * withheld gets the reason, one that is there gets pointed to a language model, and one the account does not
+ * A request about a family's topic that none of its phrasings matched. Said from the run's tools: a family that
+ * is withheld gets the reason, one that is there gets pointed to a language model, and one the account does not
  * have at all is named as missing, with what the run can do instead.
  */
 export function familyAnswer(
+  book: PhraseBook,
   request: { family: string; about: string },
   available: readonly string[],
   withheld: readonly WithheldTool[],
@@ -67,11 +73,7 @@ export function familyAnswer(
   if (blocked) return toolWithheld(blocked.name, withheld);
   const present = available.filter(ofFamily);
   if (present.length > 0) {
-    return `This query has ${joinAnd(present)}, but I am the built-in model and have no phrasings for ${request.about} yet; a language model can use them.`;
+    return `This query has ${joinAnd(present)}, but I did not understand that request about ${request.about}; try one of the phrasings in "help", or a language model.`;
   }
-  return `I have no tool for ${request.about} on this account, so I can't help with that. ${whatICanDo(available)}`;
-}
-
-function joinAnd(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+  return `I have no tool for ${request.about} on this account, so I can't help with that. ${whatICanDo(book, available)}`;
 }

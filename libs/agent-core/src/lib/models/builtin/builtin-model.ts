@@ -8,9 +8,9 @@ import type {
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import type { SharedV3ProviderOptions } from '@ai-sdk/provider';
-import type { WithheldTool } from '@assistant/tool-adapters';
-import { understand } from './phrases';
-import { answerFromToolResult, familyAnswer, toolWithheld } from './answers';
+import type { ToolFamily, WithheldTool } from '@assistant/tool-kit';
+import { PhraseBook } from './phrase-book';
+import { answerFromToolResult, capabilities, familyAnswer, notUnderstood, toolWithheld } from './answers';
 
 type Reply = { kind: 'text'; text: string } | { kind: 'tool'; tool: string; input: Record<string, unknown> };
 
@@ -29,10 +29,10 @@ function promptText(options: LanguageModelV3CallOptions): string {
 }
 
 /**
- * Decides the next step: after a tool result, put it in words; after a user request, match the phrase table.
- * Deterministic: the same conversation always gives the same reply.
+ * Decides the next step: after a tool result, put it in words; after a user request, match the phrase book.
+ * Deterministic: the same conversation (and moment) always gives the same reply.
  */
-function decide(options: LanguageModelV3CallOptions): Reply {
+function decide(book: PhraseBook, options: LanguageModelV3CallOptions): Reply {
   const last = options.prompt[options.prompt.length - 1];
   if (last?.role === 'tool') {
     const result = last.content.find((part) => part.type === 'tool-result');
@@ -43,7 +43,7 @@ function decide(options: LanguageModelV3CallOptions): Reply {
       const parsed = typeof value === 'string' && output.type !== 'error-text' ? safeJson(value) : value;
       return {
         kind: 'text',
-        text: answerFromToolResult(result.toolName, isError ? { error: value } : parsed, isError),
+        text: answerFromToolResult(book, result.toolName, isError ? { error: value } : parsed, isError),
       };
     }
   }
@@ -51,31 +51,58 @@ function decide(options: LanguageModelV3CallOptions): Reply {
     last?.role === 'user'
       ? last.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ')
       : '';
-  const action = understand(userText);
+  const facts = runFacts(options);
+  const action = book.understand(userText, { now: new Date(), timeZone: facts.timeZone });
   const available = (options.tools ?? []).map((t) => t.name);
-  if (action.kind === 'family') {
-    return { kind: 'text', text: familyAnswer(action, available, withheldOf(options)) };
+  switch (action.kind) {
+    case 'unknown':
+      return { kind: 'text', text: notUnderstood(book, available) };
+    case 'help':
+      return { kind: 'text', text: capabilities(book, available, action.greeting) };
+    case 'family':
+      return { kind: 'text', text: familyAnswer(book, action, available, facts.withheldTools) };
+    case 'tool':
+      if (!available.includes(action.tool)) {
+        return { kind: 'text', text: toolWithheld(action.tool, facts.withheldTools) };
+      }
+      return action;
+    case 'text':
+      return action;
   }
-  if (action.kind === 'tool' && !available.includes(action.tool)) {
-    return { kind: 'text', text: toolWithheld(action.tool, withheldOf(options)) };
-  }
-  return action;
 }
 
 /** The name under which a run's facts for the built-in model travel in the AI SDK's per-call provider options. */
 const PROVIDER_OPTIONS_KEY = 'assistant';
 
-/**
- * What a run tells the built-in model beyond the tools themselves: which tools of the account it withholds, and
- * why (`streamText({ providerOptions })`). Other providers read only their own key and ignore this one.
- */
-export function builtinProviderOptions(withheld: readonly WithheldTool[]): SharedV3ProviderOptions {
-  return { [PROVIDER_OPTIONS_KEY]: { withheldTools: withheld.map((tool) => ({ ...tool })) } };
+/** What a run tells the built-in model beyond the tools themselves. */
+export interface BuiltinRunFacts {
+  /** The account's tools the run withholds, and why, so that the answer can say what to change. */
+  withheldTools: readonly WithheldTool[];
+  /** The user's time zone, for "tomorrow" and "on Friday". */
+  timeZone: string;
 }
 
-function withheldOf(options: LanguageModelV3CallOptions): WithheldTool[] {
-  const withheld = options.providerOptions?.[PROVIDER_OPTIONS_KEY]?.['withheldTools'];
-  return Array.isArray(withheld) ? (withheld as unknown as WithheldTool[]) : [];
+/**
+ * The run's facts in the AI SDK's per-call provider options (`streamText({ providerOptions })`). Other providers
+ * read only their own key and ignore this one.
+ */
+export function builtinProviderOptions(facts: BuiltinRunFacts): SharedV3ProviderOptions {
+  return {
+    [PROVIDER_OPTIONS_KEY]: {
+      withheldTools: facts.withheldTools.map((tool) => ({ ...tool })),
+      timeZone: facts.timeZone,
+    },
+  };
+}
+
+function runFacts(options: LanguageModelV3CallOptions): BuiltinRunFacts {
+  const facts = options.providerOptions?.[PROVIDER_OPTIONS_KEY];
+  const withheld = facts?.['withheldTools'];
+  const timeZone = facts?.['timeZone'];
+  return {
+    withheldTools: Array.isArray(withheld) ? (withheld as unknown as WithheldTool[]) : [],
+    timeZone: typeof timeZone === 'string' ? timeZone : 'UTC',
+  };
 }
 
 function safeJson(text: string): unknown {
@@ -109,14 +136,17 @@ export const DEFAULT_BUILTIN_PACING_MS = 10;
 export interface BuiltinModelOptions {
   /** Pause between streamed words, so that answers arrive piece by piece as from a real model. */
   pacingMs?: number;
+  /** The tool families whose phrasings it understands (all the server has, whether or not an account uses them). */
+  families?: readonly ToolFamily[];
 }
 
 /**
  * The built-in offline model: a real AI SDK provider (LanguageModelV3) that understands the phrasings of its
- * phrase table and answers through the same tool loop as any other model. Counts words as tokens.
+ * tool families' phrase book and answers through the same tool loop as any other model. Counts words as tokens.
  */
 export function builtinModel(options: BuiltinModelOptions = {}): LanguageModelV3 {
   const pacingMs = options.pacingMs ?? DEFAULT_BUILTIN_PACING_MS;
+  const book = new PhraseBook(options.families ?? []);
   return {
     specificationVersion: 'v3',
     provider: 'assistant',
@@ -124,7 +154,7 @@ export function builtinModel(options: BuiltinModelOptions = {}): LanguageModelV3
     supportedUrls: {},
 
     async doGenerate(call) {
-      const reply = decide(call);
+      const reply = decide(book, call);
       const inputTokens = words(promptText(call));
       if (reply.kind === 'tool') {
         const content: LanguageModelV3Content[] = [
@@ -146,7 +176,7 @@ export function builtinModel(options: BuiltinModelOptions = {}): LanguageModelV3
     },
 
     async doStream(call) {
-      const reply = decide(call);
+      const reply = decide(book, call);
       const inputTokens = words(promptText(call));
       const signal = call.abortSignal;
       const stream = new ReadableStream<LanguageModelV3StreamPart>({

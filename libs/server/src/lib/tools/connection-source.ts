@@ -1,0 +1,24 @@
+/**
+ * A connection of an account (a mailbox, a calendar, a folder…) as the tool catalogue needs it: which family and
+ * provider, and the settings and decrypted secrets to open a driver with. `updatedAt` tells a changed
+ * connection from the one whose driver is pooled.
+ */
+export interface ActiveConnection {
+  id: string;
+  family: string;
+  provider: string;
+  settings: Record<string, unknown>;
+  secrets: Record<string, unknown>;
+  updatedAt: Date;
+}
+
+/** Where the catalogue finds an account's connections: the connections resource implements it over storage. */
+export interface ConnectionSource {
+  /** The account's connections in the order they were added. */
+  activeConnections(userId: string): Promise<ActiveConnection[]>;
+}
+
+export const CONNECTION_SOURCE = Symbol('CONNECTION_SOURCE');
+
+/** Until the account can add connections, it has only the tools that need none. */
+export const NO_CONNECTIONS: ConnectionSource = { activeConnections: async () => [] };

@@ -1,0 +1,241 @@
+import { z } from 'zod';
+import { defineFamily, defineTool, type ToolFamily } from '@assistant/tool-kit';
+import type { Storage } from '@assistant/storage';
+import type { ServerConfig } from '../config/server-config';
+import type { ActiveConnection } from './connection-source';
+import { DriverPool } from './driver-pool';
+import { ToolCatalog } from './tool-catalog';
+
+/** A home family with a counting provider: how often the catalogue opens and closes its drivers. */
+function countingHome() {
+  const stats = { opened: 0, closed: 0 };
+  interface Hub {
+    url: string;
+    close(): Promise<void>;
+  }
+  const getState = defineTool<Hub>()({
+    name: 'home_get_state',
+    description: 'read',
+    input: z.object({}),
+    scope: 'read:home',
+    handler: async (_input, { driver }) => ({ url: driver.url }),
+  });
+  const setState = defineTool<Hub>()({
+    name: 'home_set_state',
+    description: 'write',
+    input: z.object({}),
+    scope: 'write:home',
+    side_effects: true,
+    handler: async () => ({}),
+  });
+  const family = defineFamily<Hub>({
+    name: 'home',
+    description: 'devices',
+    topic: { about: 'your devices', keywords: ['light'] },
+    providers: [
+      {
+        name: 'hub',
+        description: 'a hub',
+        settings: z.object({ url: z.string() }),
+        secrets: z.object({ token: z.string().optional() }),
+        open: async ({ settings }) => {
+          stats.opened++;
+          return {
+            url: settings.url,
+            close: async () => {
+              stats.closed++;
+            },
+          };
+        },
+        test: async () => undefined,
+      },
+    ],
+    tools: [getState, setState],
+    phrases: [],
+    answer: () => '',
+  });
+  return { family: family as ToolFamily, stats };
+}
+
+const memoryLike = defineFamily({
+  name: 'memory',
+  description: 'facts',
+  topic: { about: 'facts', keywords: [] },
+  providers: [],
+  tools: [
+    defineTool()({
+      name: 'memory_search',
+      description: 'search',
+      input: z.object({ query: z.string() }),
+      scope: 'read:memories',
+      handler: async () => ({}),
+    }),
+  ],
+  phrases: [],
+  answer: () => '',
+});
+
+const config = (deployment: 'self-hosted' | 'hosted') => ({ deployment, dataDir: '/data' }) as ServerConfig;
+const hub = (id: string, updatedAt = new Date(1)): ActiveConnection => ({
+  id,
+  family: 'home',
+  provider: 'hub',
+  settings: { url: `http://${id}.lan` },
+  secrets: { token: 't' },
+  updatedAt,
+});
+
+function catalogWith(connections: Record<string, ActiveConnection[]>, families?: ToolFamily[]) {
+  const home = countingHome();
+  const catalog = new ToolCatalog(
+    families ?? [memoryLike as ToolFamily, home.family],
+    { activeConnections: async (userId) => connections[userId] ?? [] },
+    {} as Storage,
+    config('self-hosted'),
+  );
+  return { catalog, stats: home.stats };
+}
+
+const everything = { scopes: ['read:home', 'write:home', 'read:memories'] as const };
+
+describe('ToolCatalog', () => {
+  it("connects an account's tools to its own connections, and never to another account's", async () => {
+    const { catalog } = catalogWith({ ada: [hub('con_ada')] });
+    const ada = await catalog.forRun({ userId: 'ada', ...everything });
+    expect(ada.tools.map((t) => t.name)).toEqual(['home_get_state', 'home_set_state', 'memory_search']);
+    const state = ada.tools.find((t) => t.name === 'home_get_state');
+    expect(await state?.handler({}, { driver: state.driver } as never)).toEqual({
+      url: 'http://con_ada.lan',
+    });
+
+    const bob = await catalog.forRun({ userId: 'bob', ...everything });
+    expect(bob.tools.map((t) => t.name)).toEqual(['memory_search']);
+    await catalog.onApplicationShutdown();
+  });
+
+  it("keeps to the token's scopes and the query's list, saying why each other tool is withheld", async () => {
+    const { catalog } = catalogWith({ ada: [hub('con_ada')] });
+    const run = await catalog.forRun({ userId: 'ada', scopes: ['read:home', 'read:memories'] }, [
+      'home_get_state',
+      'home_set_state',
+    ]);
+    expect(run.tools.map((t) => t.name)).toEqual(['home_get_state']);
+    expect(run.withheld).toEqual([
+      { name: 'home_set_state', reason: 'scope', scope: 'write:home' },
+      { name: 'memory_search', reason: 'not_requested' },
+    ]);
+    await expect(catalog.forRun({ userId: 'ada', ...everything }, ['home_explode'])).rejects.toMatchObject({
+      code: 'validation_failed',
+      fieldErrors: [{ field: 'tools', message: 'unknown tool home_explode' }],
+    });
+    await catalog.onApplicationShutdown();
+  });
+
+  it('opens a connection once for many questions, again when it changed, and closes them all at shutdown', async () => {
+    const connections = { ada: [hub('con_ada')] };
+    const { catalog, stats } = catalogWith(connections);
+    await catalog.forRun({ userId: 'ada', ...everything });
+    await catalog.forRun({ userId: 'ada', ...everything });
+    expect(stats.opened).toBe(1);
+    connections.ada = [hub('con_ada', new Date(2))];
+    await catalog.forRun({ userId: 'ada', ...everything });
+    expect(stats.opened).toBe(2);
+    await catalog.onApplicationShutdown();
+    expect(stats.closed).toBe(2);
+  });
+
+  it('lists the whole catalogue with what this account has active', async () => {
+    const { catalog } = catalogWith({ ada: [hub('con_ada')] });
+    const listed = (userId: string) =>
+      catalog.list(userId).then((tools) => tools.map((t) => `${t.name}:${t.active}`));
+    expect(await listed('ada')).toEqual(['home_get_state:true', 'home_set_state:true', 'memory_search:true']);
+    expect(await listed('bob')).toEqual([
+      'home_get_state:false',
+      'home_set_state:false',
+      'memory_search:true',
+    ]);
+    const [first] = await catalog.list('ada');
+    expect(first).toMatchObject({ family: 'home', scope: 'read:home', side_effects: false });
+    expect(first.input_schema).toMatchObject({ type: 'object' });
+    await catalog.onApplicationShutdown();
+  });
+
+  it("tells an account's listeners, and only them, that its tools changed", async () => {
+    const { catalog } = catalogWith({});
+    const heard: string[] = [];
+    const stop = catalog.onChange('ada', () => heard.push('ada'));
+    catalog.onChange('bob', () => heard.push('bob'));
+    catalog.notifyChanged('ada');
+    stop();
+    catalog.notifyChanged('ada');
+    expect(heard).toEqual(['ada']);
+  });
+
+  it("uses a family's default connection on the deployments it is for, per account", async () => {
+    const home = countingHome();
+    const withDefault = {
+      ...home.family,
+      defaults: [
+        {
+          provider: 'hub',
+          name: 'Local hub',
+          deployments: ['self-hosted'] as const,
+          settings: (env: { dataDir?: string }, userId: string) => ({ url: `${env.dataDir}/${userId}` }),
+        },
+      ],
+    } as ToolFamily;
+    const source = { activeConnections: async () => [] };
+    const selfHosted = new ToolCatalog([withDefault], source, {} as Storage, config('self-hosted'));
+    const run = await selfHosted.forRun({ userId: 'ada', ...everything });
+    const state = run.tools.find((t) => t.name === 'home_get_state');
+    expect(await state?.handler({}, { driver: state.driver } as never)).toEqual({ url: '/data/ada' });
+
+    const hosted = new ToolCatalog([withDefault], source, {} as Storage, config('hosted'));
+    expect((await hosted.forRun({ userId: 'ada', ...everything })).tools).toEqual([]);
+    await selfHosted.onApplicationShutdown();
+  });
+
+  it('leaves out a family whose connection cannot be opened, and tries again next time', async () => {
+    let failing = true;
+    const home = countingHome();
+    const provider = home.family.providers[0];
+    const flaky = {
+      ...home.family,
+      providers: [
+        {
+          ...provider,
+          open: async (...args: Parameters<typeof provider.open>) => {
+            if (failing) throw new Error('hub unreachable');
+            return provider.open(...args);
+          },
+        },
+      ],
+    } as ToolFamily;
+    const catalog = new ToolCatalog(
+      [flaky],
+      { activeConnections: async () => [hub('con_ada')] },
+      {} as Storage,
+      config('self-hosted'),
+    );
+    expect((await catalog.forRun({ userId: 'ada', ...everything })).tools).toEqual([]);
+    failing = false;
+    expect((await catalog.forRun({ userId: 'ada', ...everything })).tools).toHaveLength(2);
+    await catalog.onApplicationShutdown();
+  });
+});
+
+describe('DriverPool', () => {
+  it('closes a driver once it has been idle for the idle time', async () => {
+    const pool = new DriverPool(30);
+    let closed = 0;
+    const open = async () => ({ close: async () => void closed++ });
+    await pool.get('a', open);
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    await pool.get('a', open); // used again: the idle time starts over
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(closed).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(closed).toBe(1);
+    expect(pool.size).toBe(0);
+  });
+});

@@ -1,0 +1,199 @@
+import { EventEmitter } from 'node:events';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { z } from 'zod';
+import type { Scope, ToolInfo } from '@assistant/contracts';
+import {
+  allowedTools,
+  connectTool,
+  withheldTools,
+  type ConnectedTool,
+  type DriverEnvironment,
+  type ToolFamily,
+  type WithheldTool,
+} from '@assistant/tool-kit';
+import type { MemoryDriver } from '@assistant/tools-memory';
+import type { Storage } from '@assistant/storage';
+import { SERVER_CONFIG, STORAGE } from '../core.module';
+import type { ServerConfig } from '../config/server-config';
+import { ApiError } from '../http/api-error';
+import { CONNECTION_SOURCE, type ActiveConnection, type ConnectionSource } from './connection-source';
+import { DriverPool } from './driver-pool';
+
+export const TOOL_FAMILIES = Symbol('TOOL_FAMILIES');
+
+/** How long an opened driver (an IMAP session) is kept for the next question. */
+const DRIVER_IDLE_MS = 60_000;
+
+/** What a run may use: its tools with their drivers, and the account's other tools with the reason each is withheld. */
+export interface RunTools {
+  tools: ConnectedTool[];
+  withheld: WithheldTool[];
+}
+
+/**
+ * The one place that knows which tools an account has: the families' tools, connected to the account's active
+ * connections (the memory family to this server's storage), filtered by the caller's scopes and the query's own
+ * `tools` list, in a stable order. Queries and `GET /tools` use it, and MCP will. Emits a change event per
+ * account when its connections change (MCP's `notifications/tools/list_changed`).
+ */
+@Injectable()
+export class ToolCatalog implements OnApplicationShutdown {
+  private readonly logger = new Logger('ToolCatalog');
+  private readonly pool = new DriverPool(DRIVER_IDLE_MS);
+  private readonly changes = new EventEmitter();
+  private readonly shutdown = new AbortController();
+  private readonly memory: MemoryDriver;
+
+  constructor(
+    @Inject(TOOL_FAMILIES) readonly families: readonly ToolFamily[],
+    @Inject(CONNECTION_SOURCE) private readonly connections: ConnectionSource,
+    @Inject(STORAGE) storage: Storage,
+    @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
+  ) {
+    this.memory = memoryDriverOver(storage);
+    // One listener per connected MCP client and account: many are expected.
+    this.changes.setMaxListeners(0);
+  }
+
+  /** The tools a query of this principal may use; `only` is the query's `tools` list (unknown names are a 422). */
+  async forRun(
+    principal: { userId: string; scopes: readonly Scope[] },
+    only?: readonly string[],
+  ): Promise<RunTools> {
+    if (only) this.assertKnown(only);
+    const account = await this.accountTools(principal.userId);
+    return {
+      tools: allowedTools(account, principal.scopes, only),
+      withheld: withheldTools(account, principal.scopes, only),
+    };
+  }
+
+  /** The whole catalogue, with `active` for the tools this account has (`GET /tools`). */
+  async list(userId: string): Promise<ToolInfo[]> {
+    const active = new Set((await this.accountTools(userId)).map((tool) => tool.name));
+    return this.families
+      .flatMap((family) =>
+        family.tools.map((tool) => ({
+          name: tool.name,
+          family: family.name,
+          description: tool.description,
+          input_schema: z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>,
+          scope: tool.scope,
+          side_effects: tool.side_effects,
+          active: active.has(tool.name),
+        })),
+      )
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Calls `listener` whenever the account's tools may have changed; returns the unsubscribe function. */
+  onChange(userId: string, listener: () => void): () => void {
+    this.changes.on(userId, listener);
+    return () => this.changes.off(userId, listener);
+  }
+
+  /** Called by the connections resource after it adds, changes or removes one of the account's connections. */
+  notifyChanged(userId: string): void {
+    this.changes.emit(userId);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.shutdown.abort();
+    await this.pool.closeAll();
+  }
+
+  /**
+   * The account's tools, each connected to its driver: the memory family always; a family with connections
+   * through the first of them (one connection per family for now), else through its default connection on
+   * this deployment, if it has one. A connection whose driver cannot be opened leaves its family out.
+   */
+  private async accountTools(userId: string): Promise<ConnectedTool[]> {
+    const connections = await this.connections.activeConnections(userId);
+    const env = this.environment();
+    const tools: ConnectedTool[] = [];
+    for (const family of this.families) {
+      if (family.providers.length === 0) {
+        // A family without providers is served by this server itself: today only memory, over its storage.
+        tools.push(...family.tools.map((tool) => connectTool(tool, this.memory)));
+        continue;
+      }
+      const connection =
+        connections.find((c) => c.family === family.name) ?? this.defaultConnection(family, userId);
+      if (!connection) continue;
+      const driver = await this.open(family, connection, env);
+      if (driver !== undefined) tools.push(...family.tools.map((tool) => connectTool(tool, driver)));
+    }
+    return tools;
+  }
+
+  private defaultConnection(family: ToolFamily, userId: string): ActiveConnection | undefined {
+    const env = this.environment();
+    const fallback = family.defaults?.find((d) => d.deployments.includes(this.config.deployment));
+    if (!fallback) return undefined;
+    return {
+      id: `default:${family.name}:${fallback.provider}:${userId}`,
+      family: family.name,
+      provider: fallback.provider,
+      settings: fallback.settings(env, userId),
+      secrets: {},
+      updatedAt: new Date(0),
+    };
+  }
+
+  private async open(
+    family: ToolFamily,
+    connection: ActiveConnection,
+    env: DriverEnvironment,
+  ): Promise<unknown> {
+    const provider = family.providers.find((p) => p.name === connection.provider);
+    if (!provider) return undefined;
+    const key = `${connection.id}@${connection.updatedAt.getTime()}`;
+    try {
+      return await this.pool.get(key, () =>
+        provider.open(
+          {
+            settings: provider.settings.parse(connection.settings),
+            secrets: provider.secrets.parse(connection.secrets),
+          },
+          env,
+        ),
+      );
+    } catch (error) {
+      // The query goes on without this family; the connection's status says why (never its secrets).
+      this.logger.warn({
+        connection_id: connection.id,
+        family: family.name,
+        reason: (error as Error).message,
+      });
+      return undefined;
+    }
+  }
+
+  private environment(): DriverEnvironment {
+    return { deployment: this.config.deployment, dataDir: this.config.dataDir, signal: this.shutdown.signal };
+  }
+
+  private assertKnown(names: readonly string[]): void {
+    const known = new Set(this.families.flatMap((family) => family.tools.map((tool) => tool.name)));
+    const unknown = names.filter((name) => !known.has(name));
+    if (unknown.length > 0) {
+      throw ApiError.validation(unknown.map((name) => ({ field: 'tools', message: `unknown tool ${name}` })));
+    }
+  }
+}
+
+/** The memory family's driver: this server's own storage. */
+function memoryDriverOver(storage: Storage): MemoryDriver {
+  return {
+    save: async (userId, { content, discussionId }) => {
+      const memory = await storage.memories.create(userId, { content, source: 'assistant', discussionId });
+      return { id: memory.id, content: memory.content };
+    },
+    recall: async (userId, text, limit) =>
+      (await storage.memories.recall(userId, text, limit)).map((m) => ({
+        id: m.id,
+        content: m.content,
+        created_at: m.createdAt.toISOString(),
+      })),
+  };
+}
