@@ -17,6 +17,7 @@ export {
   type Deployment,
   type Driver,
   type DriverEnvironment,
+  type FamilyLanguage,
   type ProviderDefinition,
   type ToolFamily,
   type ToolFamilyName,

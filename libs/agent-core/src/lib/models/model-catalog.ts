@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { ProblemError } from '@assistant/contracts';
-import type { ToolFamily } from '@assistant/tool-kit';
+import type { FamilyLanguage } from '@assistant/tool-kit';
 import { builtinModel } from './builtin/builtin-model';
 import { ModelUnavailableError } from '../errors';
 
@@ -82,7 +82,7 @@ export class ModelCatalog {
   /** `families`: every tool family the server has, for the built-in model's phrasings. */
   constructor(
     readonly settings: ModelSettings,
-    private readonly families: readonly ToolFamily[] = [],
+    private readonly families: readonly FamilyLanguage[] = [],
   ) {}
 
   /** The model a query asked for (or the default), if it is one of the configured ones. */
@@ -103,7 +103,7 @@ export class ModelCatalog {
 export async function createModel(
   name: string,
   settings: ModelSettings,
-  families: readonly ToolFamily[] = [],
+  families: readonly FamilyLanguage[] = [],
 ): Promise<LanguageModelV3> {
   assertModelConfigured(name, settings);
   const { provider, modelId } = parseModelName(name);

@@ -19,6 +19,8 @@ export interface ServerConfig {
   /** Behind a reverse proxy, trust its X-Forwarded-For for the client address. */
   trustProxy: boolean;
   queries: QueryConfig;
+  /** What tools may reach on the server's own network besides public addresses (`ASSISTANT_ALLOW_PRIVATE_HOSTS`). */
+  allowPrivateHosts: readonly string[];
   /** The self-hosted server's data directory (absent on the hosted API): tool families keep default folders there. */
   dataDir?: string;
   /**
@@ -31,7 +33,10 @@ export interface ServerConfig {
 /** The part of a ServerConfig that both deployments read from their settings the same way. */
 export function deploymentConfig(
   settings: DeploymentSettings,
-): Pick<ServerConfig, 'host' | 'port' | 'rateLimits' | 'logLevel' | 'trustProxy' | 'queries'> {
+): Pick<
+  ServerConfig,
+  'host' | 'port' | 'rateLimits' | 'logLevel' | 'trustProxy' | 'queries' | 'allowPrivateHosts'
+> {
   const windowSeconds = settings.ASSISTANT_RATE_LIMIT_WINDOW_SECONDS;
   return {
     host: settings.ASSISTANT_HOST,
@@ -43,6 +48,7 @@ export function deploymentConfig(
     },
     logLevel: settings.ASSISTANT_LOG_LEVEL,
     trustProxy: settings.ASSISTANT_TRUST_PROXY,
+    allowPrivateHosts: settings.ASSISTANT_ALLOW_PRIVATE_HOSTS,
     queries: queryConfigFrom(settings),
   };
 }

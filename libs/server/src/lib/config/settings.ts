@@ -118,6 +118,13 @@ function deploymentSettings(defaults: DeploymentDefaults) {
       kind.wholeNumber('queries', 1).default(HOSTED_RATE_LIMITS.concurrentQueriesPerUser),
       { description: 'query runs at once per account' },
     ),
+    ASSISTANT_ALLOW_PRIVATE_HOSTS: setting(
+      kind.nameList.default(() => []),
+      {
+        description:
+          'host names or networks (CIDR, e.g. `192.168.1.0/24`) on the local network that tools may reach; private and local addresses are refused otherwise',
+      },
+    ),
     ASSISTANT_TIMEZONE: setting(kind.timeZone.optional(), {
       description:
         "the users' time zone for dates such as “tomorrow” (IANA, e.g. `Europe/Berlin`); default: the server's",

@@ -15,6 +15,7 @@ import type { ServerConfig } from '../config/server-config';
 import { ApiError } from '../http/api-error';
 import { QUERY_EVENT_LOG } from './query-event-log.provider';
 import { TOOL_FAMILIES, ToolCatalog } from '../tools/tool-catalog';
+import { UPCOMING_FAMILIES } from '../tools/families';
 import type { QueryEventLog, QueryRecord } from './query-event-log';
 
 /** How much of a discussion the model sees, and how many memories are recalled into its context. */
@@ -52,8 +53,9 @@ export class QueriesService implements BeforeApplicationShutdown {
     private readonly catalog: ToolCatalog,
     @Inject(TOOL_FAMILIES) families: readonly ToolFamily[],
   ) {
-    // The built-in model knows every family's phrasings; each run's tools decide what it can do.
-    this.models = new ModelCatalog(config.queries.models, families);
+    // The built-in model knows every family's phrasings (and the topics of those still to come); each run's tools
+    // decide what it can do.
+    this.models = new ModelCatalog(config.queries.models, [...families, ...UPCOMING_FAMILIES]);
   }
 
   /**

@@ -41,7 +41,7 @@ function countingHome() {
         open: async ({ settings }) => {
           stats.opened++;
           return {
-            url: settings.url,
+            url: String(settings.url),
             close: async () => {
               stats.closed++;
             },
@@ -75,7 +75,8 @@ const memoryLike = defineFamily({
   answer: () => '',
 });
 
-const config = (deployment: 'self-hosted' | 'hosted') => ({ deployment, dataDir: '/data' }) as ServerConfig;
+const config = (deployment: 'self-hosted' | 'hosted') =>
+  ({ deployment, dataDir: '/data', allowPrivateHosts: [] }) as unknown as ServerConfig;
 const hub = (id: string, updatedAt = new Date(1)): ActiveConnection => ({
   id,
   family: 'home',

@@ -170,7 +170,12 @@ export class ToolCatalog implements OnApplicationShutdown {
   }
 
   private environment(): DriverEnvironment {
-    return { deployment: this.config.deployment, dataDir: this.config.dataDir, signal: this.shutdown.signal };
+    return {
+      deployment: this.config.deployment,
+      dataDir: this.config.dataDir,
+      allowPrivateHosts: this.config.allowPrivateHosts,
+      signal: this.shutdown.signal,
+    };
   }
 
   private assertKnown(names: readonly string[]): void {

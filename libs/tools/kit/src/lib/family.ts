@@ -14,6 +14,11 @@ export interface DriverEnvironment {
   deployment: Deployment;
   /** The self-hosted server's data directory (for the default files folder), absent on the hosted API. */
   dataDir?: string;
+  /**
+   * Host names and networks (CIDR) on the server's own network that the operator lets tools reach
+   * (`ASSISTANT_ALLOW_PRIVATE_HOSTS`); everything private or local is refused otherwise.
+   */
+  allowPrivateHosts: readonly string[];
   /** Aborted when the server stops; long-lived drivers (a pooled IMAP session, an MQTT client) close on it. */
   signal: AbortSignal;
 }
@@ -105,4 +110,15 @@ export function defineFamily<D>(family: ToolFamily<D>): ToolFamily<D> {
     }
   }
   return family;
+}
+
+/**
+ * What the built-in offline model knows of a family: its topic, phrasings and answers. A family the server does
+ * not offer yet can be known by its topic alone, so that the model says it has no tool for it.
+ */
+export interface FamilyLanguage {
+  name: string;
+  topic: ToolFamily['topic'];
+  phrases?: readonly PhraseRule[];
+  answer?(tool: string, output: unknown): string;
 }

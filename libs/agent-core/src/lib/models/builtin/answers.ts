@@ -18,7 +18,7 @@ export function answerFromToolResult(
   if (isError || typeof result.error === 'string') {
     return `I couldn't do that: ${String(result.error ?? 'the tool failed')}.`;
   }
-  return book.familyOf(tool)?.answer(tool, output) ?? `Done (${tool}).`;
+  return book.familyOf(tool)?.answer?.(tool, output) ?? `Done (${tool}).`;
 }
 
 /** What the run's tools let the user do, in words, from what the families' phrasings offer. */

@@ -8,7 +8,7 @@ import type {
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import type { SharedV3ProviderOptions } from '@ai-sdk/provider';
-import type { ToolFamily, WithheldTool } from '@assistant/tool-kit';
+import type { FamilyLanguage, WithheldTool } from '@assistant/tool-kit';
 import { PhraseBook } from './phrase-book';
 import { answerFromToolResult, capabilities, familyAnswer, notUnderstood, toolWithheld } from './answers';
 
@@ -137,7 +137,7 @@ export interface BuiltinModelOptions {
   /** Pause between streamed words, so that answers arrive piece by piece as from a real model. */
   pacingMs?: number;
   /** The tool families whose phrasings it understands (all the server has, whether or not an account uses them). */
-  families?: readonly ToolFamily[];
+  families?: readonly FamilyLanguage[];
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { BuiltinAction, PhraseContext, PhraseRule, ToolFamily } from '@assistant/tool-kit';
+import type { BuiltinAction, PhraseContext, PhraseRule, FamilyLanguage } from '@assistant/tool-kit';
 
 /**
  * The built-in model's phrase table, put together from the tool families it is given: every family's own
@@ -47,7 +47,7 @@ const CONVERSATION: BookRule[] = [
   },
 ];
 
-function topicRule(family: ToolFamily): BookRule {
+function topicRule(family: FamilyLanguage): BookRule {
   const { about, keywords } = family.topic;
   const escaped = keywords.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return {
@@ -62,9 +62,9 @@ function topicRule(family: ToolFamily): BookRule {
 export class PhraseBook {
   readonly rules: readonly BookRule[];
 
-  constructor(readonly families: readonly ToolFamily[]) {
-    const own = families.flatMap((f) => f.phrases.filter((rule) => !rule.fallback));
-    const fallbacks = families.flatMap((f) => f.phrases.filter((rule) => rule.fallback));
+  constructor(readonly families: readonly FamilyLanguage[]) {
+    const own = families.flatMap((f) => (f.phrases ?? []).filter((rule) => !rule.fallback));
+    const fallbacks = families.flatMap((f) => (f.phrases ?? []).filter((rule) => rule.fallback));
     this.rules = [...CONVERSATION, ...own, ...families.map(topicRule), ...fallbacks];
   }
 
@@ -92,7 +92,7 @@ export class PhraseBook {
   }
 
   /** The family a tool belongs to, by its `<family>_` prefix. */
-  familyOf(tool: string): ToolFamily | undefined {
+  familyOf(tool: string): FamilyLanguage | undefined {
     return this.families.find((family) => tool.startsWith(`${family.name}_`));
   }
 }

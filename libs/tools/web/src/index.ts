@@ -1,0 +1,2 @@
+export { webFamily } from './lib/web.family';
+export type { WebDriver } from './lib/web.driver';
