@@ -1,19 +1,24 @@
 import { BUILT, run } from './support/processes';
-import { dropSchema, freshSchemaUrl } from './support/targets';
+import { dropSchema, freshSchemaUrl, TEST_SECRETS_KEY } from './support/targets';
 
 describe('the hosted API', () => {
-  it('refuses to start without a PostgreSQL URL, in one clear line', async () => {
+  it('refuses to start without a PostgreSQL URL and a secrets key, in one clear line', async () => {
     const result = await run(BUILT.hosted, [], {});
     expect(result.code).not.toBe(0);
     expect(result.stderr.trim()).toBe(
-      'assistant: ASSISTANT_DATABASE_URL is required: the hosted API runs on PostgreSQL (postgres://user@host:5432/db)',
+      'assistant: ASSISTANT_DATABASE_URL is required: the hosted API runs on PostgreSQL (postgres://user@host:5432/db); ' +
+        'ASSISTANT_SECRETS_KEY is required: a base64-encoded 32-byte key (make one with `openssl rand -base64 32`)',
     );
   });
 
   it('refuses to start on a database whose migrations have not been run, and the ops command runs them', async () => {
     const { url, schema } = freshSchemaUrl();
     try {
-      const early = await run(BUILT.hosted, [], { ASSISTANT_DATABASE_URL: url, ASSISTANT_PORT: '0' });
+      const early = await run(BUILT.hosted, [], {
+        ASSISTANT_DATABASE_URL: url,
+        ASSISTANT_SECRETS_KEY: TEST_SECRETS_KEY,
+        ASSISTANT_PORT: '0',
+      });
       expect(early.code).not.toBe(0);
       expect(early.stderr).toContain('assistant-hosted-ops migrate');
 

@@ -124,3 +124,12 @@ export { buildOpenApiDocument } from './lib/openapi';
 export { type ProblemErrorOptions, ProblemError, OperatorError } from './lib/errors';
 export { healthSchema, type Health } from './lib/health';
 export { toolFamilySchema, toolInfoSchema, toolListSchema, type ToolInfo } from './lib/tools';
+export {
+  connectionSchema,
+  connectionListSchema,
+  createConnectionSchema,
+  updateConnectionSchema,
+  type Connection,
+  type CreateConnection,
+  type UpdateConnection,
+} from './lib/connections';

@@ -20,3 +20,9 @@ export type { MemoriesRepository, NewMemory } from './lib/repositories/memories.
 export { QueryEntity } from './lib/entities/query.entity';
 export type { QueriesRepository, NewQuery, StoredQuery } from './lib/repositories/queries.repository';
 export { tryLockFile, type ProcessLock } from './lib/process-lock';
+export type {
+  ConnectionsRepository,
+  ConnectionChange,
+  NewConnection,
+  StoredConnection,
+} from './lib/repositories/connections.repository';

@@ -84,6 +84,9 @@ export async function startSelfHost(
   };
 }
 
+/** The hosted API's key for connection secrets in these tests (ASSISTANT_SECRETS_KEY). */
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 42).toString('base64');
+
 export async function startHosted(env: Record<string, string> = {}): Promise<Target> {
   const pg = freshSchemaUrl();
   const dbEnv = { ASSISTANT_DATABASE_URL: pg.url };
@@ -96,6 +99,7 @@ export async function startHosted(env: Record<string, string> = {}): Promise<Tar
   );
   const server = await startServer(BUILT.hosted, [], {
     ...dbEnv,
+    ASSISTANT_SECRETS_KEY: TEST_SECRETS_KEY,
     ASSISTANT_HOST: '127.0.0.1',
     ASSISTANT_PORT: '0',
     ...env,

@@ -15,6 +15,12 @@ import { createQuerySchema, queryEventsQuerySchema, querySchema } from './querie
 import { queryEventSchema } from './events';
 import { healthSchema } from './health';
 import { toolListSchema } from './tools';
+import {
+  connectionListSchema,
+  connectionSchema,
+  createConnectionSchema,
+  updateConnectionSchema,
+} from './connections';
 
 /** What an endpoint answers on success: a JSON body (or none, for 204) or a stream of server-sent events. */
 export interface EndpointResponse {
@@ -107,6 +113,44 @@ export const ROUTES = {
     summary: 'The tool catalogue, with `active` for the tools this account has',
     response: { status: 200, schema: toolListSchema },
     errors: read,
+  },
+  listConnections: {
+    method: 'GET',
+    path: '/connections',
+    scope: 'read:tools',
+    tag: 'tools',
+    summary: 'The connections of this account (never their secrets), in the order they were added',
+    response: { status: 200, schema: connectionListSchema },
+    errors: read,
+  },
+  createConnection: {
+    method: 'POST',
+    path: '/connections',
+    scope: 'write:tools',
+    tag: 'tools',
+    summary: 'Add a connection; it is tried first, and a refusal is 422 connection_failed with the reason',
+    body: createConnectionSchema,
+    response: { status: 201, schema: connectionSchema },
+    errors: [...write, 'connection_failed'],
+  },
+  updateConnection: {
+    method: 'PATCH',
+    path: '/connections/{id}',
+    scope: 'write:tools',
+    tag: 'tools',
+    summary: 'Rename a connection or change its settings or secrets; a changed connection is tried again',
+    body: updateConnectionSchema,
+    response: { status: 200, schema: connectionSchema },
+    errors: [...write, 'not_found', 'connection_failed'],
+  },
+  deleteConnection: {
+    method: 'DELETE',
+    path: '/connections/{id}',
+    scope: 'write:tools',
+    tag: 'tools',
+    summary: 'Remove a connection; its tools leave the account at once',
+    response: { status: 204 },
+    errors: one,
   },
   getMe: {
     method: 'GET',

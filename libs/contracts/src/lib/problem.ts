@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, title: 'Request body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   validation_failed: { status: 422, title: 'Validation failed' },
+  /** A connection was tried before it was saved and the remote server refused it; `detail` carries its reason. */
+  connection_failed: { status: 422, title: 'Connection failed' },
   rate_limited: { status: 429, title: 'Rate limit exceeded' },
   headers_too_large: { status: 431, title: 'Request headers too large' },
   model_unavailable: { status: 503, title: 'Model unavailable' },

@@ -6,6 +6,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ALL_SCOPES, type Scope } from '@assistant/contracts';
 import { TokenService } from '@assistant/auth';
 import { openStorage, type Storage } from '@assistant/storage';
+import type { ToolFamily } from '@assistant/tool-kit';
 import { createAccount } from '../lib/accounts/create-account';
 import type { ServerConfig } from '../lib/config/server-config';
 import { createHttpApp } from '../lib/http/create-http-app';
@@ -45,6 +46,8 @@ export interface InProcessAppOptions {
    * self-hosted configuration of `env`.
    */
   config?: Partial<ServerConfig>;
+  /** The tool families to offer instead of the product's (FAMILIES), e.g. a fake family with a test provider. */
+  families?: readonly ToolFamily[];
   /** Shorter HTTP deadlines than HTTP_TIMEOUTS, for tests of stalled requests. */
   timeouts?: Partial<HttpTimeouts>;
 }
@@ -90,6 +93,7 @@ export async function startInProcessApp(options: InProcessAppOptions = {}): Prom
       storage,
       rateLimits: new MemoryRateLimitStore(),
       queryEvents: new MemoryQueryEventLog(),
+      families: options.families,
       logDestination: { write: (line: string) => void lines.push(line) },
     };
     const account = await createAccount(storage, {

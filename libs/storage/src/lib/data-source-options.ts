@@ -11,6 +11,8 @@ import { InitialSchemaSqlite1732233600000 } from './migrations/sqlite/1732233600
 import { InitialSchemaPostgres1732233600000 } from './migrations/postgres/1732233600000-initial-schema';
 import { QueryLogSqlite1795391090949 } from './migrations/sqlite/1795391090949-query-log';
 import { QueryLogPostgres1795391090949 } from './migrations/postgres/1795391090949-query-log';
+import { ConnectionsSqlite1795500000000 } from './migrations/sqlite/1795500000000-connections';
+import { ConnectionsPostgres1795500000000 } from './migrations/postgres/1795500000000-connections';
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; file: string }
@@ -30,8 +32,12 @@ export const ENTITIES = [
 ];
 
 const MIGRATIONS = {
-  sqlite: [InitialSchemaSqlite1732233600000, QueryLogSqlite1795391090949],
-  postgres: [InitialSchemaPostgres1732233600000, QueryLogPostgres1795391090949],
+  sqlite: [InitialSchemaSqlite1732233600000, QueryLogSqlite1795391090949, ConnectionsSqlite1795500000000],
+  postgres: [
+    InitialSchemaPostgres1732233600000,
+    QueryLogPostgres1795391090949,
+    ConnectionsPostgres1795500000000,
+  ],
 };
 
 /** The embedded database's file inside a data directory. */

@@ -8,6 +8,7 @@ import { TokensRepository } from './repositories/tokens.repository';
 import { DiscussionsRepository } from './repositories/discussions.repository';
 import { MemoriesRepository } from './repositories/memories.repository';
 import { QueriesRepository } from './repositories/queries.repository';
+import { ConnectionsRepository } from './repositories/connections.repository';
 
 /** The database behind the repositories. TypeORM stays inside: users get repositories and these few methods. */
 export interface Storage {
@@ -17,6 +18,7 @@ export interface Storage {
   readonly discussions: DiscussionsRepository;
   readonly memories: MemoriesRepository;
   readonly queries: QueriesRepository;
+  readonly connections: ConnectionsRepository;
   /** Resolves when the database answers a trivial query, rejects when it does not (health checks). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -69,6 +71,7 @@ export async function openDatabase(
     discussions: new DiscussionsRepository(dataSource, sql),
     memories: new MemoriesRepository(dataSource, sql),
     queries: new QueriesRepository(sql),
+    connections: new ConnectionsRepository(sql),
     ping: async () => {
       await dataSource.query('SELECT 1');
     },

@@ -21,6 +21,8 @@ export interface ServerConfig {
   queries: QueryConfig;
   /** What tools may reach on the server's own network besides public addresses (`ASSISTANT_ALLOW_PRIVATE_HOSTS`). */
   allowPrivateHosts: readonly string[];
+  /** Encrypts connection secrets; a self-hosted server without one keeps a generated key in its data directory. */
+  secretsKey?: Buffer;
   /** The self-hosted server's data directory (absent on the hosted API): tool families keep default folders there. */
   dataDir?: string;
   /**

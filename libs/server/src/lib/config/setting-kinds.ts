@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { postgresConfigFromUrl, type DatabaseConfig } from '@assistant/storage';
 import { z } from 'zod';
 
@@ -76,6 +77,21 @@ export const nameList = z.string().transform((list) =>
     .filter(Boolean),
 );
 
+/** A host name, an IP address, or a network in CIDR form (`192.168.1.0/24`). */
+function isHostOrNetwork(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (prefix === undefined)
+    return family !== 0 || /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(entry);
+  const bits = Number(prefix);
+  return rest.length === 0 && family !== 0 && /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
+
+/** Comma-separated host names, addresses and networks. */
+export const hostList = nameList.refine((entries) => entries.every(isHostOrNetwork), {
+  error: 'comma-separated host names, IP addresses or CIDR networks (such as 192.168.1.0/24)',
+});
+
 /**
  * A PostgreSQL URL, turned into the storage's configuration (the one place that reads its parts). `whyRequired`
  * is the reason given when the setting is required and missing.
@@ -94,3 +110,13 @@ export function postgresUrl(whyRequired = 'a postgres:// URL') {
     }
   });
 }
+
+const KEY_MEANING = 'a base64-encoded 32-byte key (make one with `openssl rand -base64 32`)';
+
+/** A 256-bit key, base64-encoded (`openssl rand -base64 32`). */
+export const secretsKey = z
+  .string({ error: KEY_MEANING })
+  .refine((text) => /^[A-Za-z0-9+/]{43}=$/.test(text.trim()), {
+    error: KEY_MEANING,
+  })
+  .transform((text) => Buffer.from(text.trim(), 'base64'));

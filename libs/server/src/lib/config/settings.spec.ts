@@ -8,7 +8,11 @@ import { HOSTED_SETTINGS, SELF_HOST_SETTINGS } from './settings';
 
 /** A machine with nothing configured: the tests must not depend on the shell they run in. */
 const HOME = { XDG_DATA_HOME: '/home/ada/.local/share' };
-const PG = { ASSISTANT_DATABASE_URL: 'postgres://app@db.internal:5432/assistant' };
+const KEY = Buffer.alloc(32, 7).toString('base64');
+const PG = {
+  ASSISTANT_DATABASE_URL: 'postgres://app@db.internal:5432/assistant',
+  ASSISTANT_SECRETS_KEY: KEY,
+};
 /** Warnings are checked where they are the subject; elsewhere they are dropped. */
 const ignore = (line: string) => void line;
 
@@ -244,6 +248,16 @@ describe('the settings of the composition roots', () => {
       'ASSISTANT_STREAM_PING_SECONDS must be a whole number of seconds from 1 to 2147483 (got "1e3")',
     ],
     [
+      'ASSISTANT_ALLOW_PRIVATE_HOSTS',
+      'nas.lan, 10.0.0.0/99',
+      'ASSISTANT_ALLOW_PRIVATE_HOSTS must be comma-separated host names, IP addresses or CIDR networks (such as 192.168.1.0/24) (got "nas.lan, 10.0.0.0/99")',
+    ],
+    [
+      'ASSISTANT_SECRETS_KEY',
+      'hunter2',
+      'ASSISTANT_SECRETS_KEY must be a base64-encoded 32-byte key (make one with `openssl rand -base64 32`)',
+    ],
+    [
       'ASSISTANT_TIMEZONE',
       'Mars/Olympus',
       'ASSISTANT_TIMEZONE must be an IANA time zone such as Europe/Berlin or UTC (got "Mars/Olympus")',
@@ -331,12 +345,26 @@ describe('the settings of the composition roots', () => {
   it('requires a database URL for the hosted API, also for its operator commands', () => {
     const line =
       'assistant: ASSISTANT_DATABASE_URL is required: the hosted API runs on PostgreSQL (postgres://user@host:5432/db)';
-    expect(startupLine(() => hostedConfig({}, ignore))).toBe(line);
+    expect(startupLine(() => hostedConfig({ ASSISTANT_SECRETS_KEY: KEY }, ignore))).toBe(line);
     expect(startupLine(() => hostedDatabase({ ASSISTANT_PORT: 'ignored here' }))).toBe(line);
     expect(hostedDatabase(PG)).toEqual({
       dialect: 'postgres',
       url: 'postgres://app@db.internal:5432/assistant',
     });
+  });
+
+  it('requires a secrets key for the hosted API, and never repeats a bad one', () => {
+    expect(
+      startupLine(() => hostedConfig({ ASSISTANT_DATABASE_URL: PG.ASSISTANT_DATABASE_URL }, ignore)),
+    ).toBe(
+      'assistant: ASSISTANT_SECRETS_KEY is required: a base64-encoded 32-byte key (make one with `openssl rand -base64 32`)',
+    );
+    expect(startupLine(() => hosted({ ASSISTANT_SECRETS_KEY: 'hunter2' }))).toBe(
+      'assistant: ASSISTANT_SECRETS_KEY must be a base64-encoded 32-byte key (make one with `openssl rand -base64 32`)',
+    );
+    expect(hosted({}).secretsKey).toEqual(Buffer.alloc(32, 7));
+    // Optional on a self-hosted server, which keeps a generated key in its data directory.
+    expect(selfHost({}).secretsKey).toBeUndefined();
   });
 
   it('still refuses at start-up a model that cannot work', () => {

@@ -119,7 +119,7 @@ function deploymentSettings(defaults: DeploymentDefaults) {
       { description: 'query runs at once per account' },
     ),
     ASSISTANT_ALLOW_PRIVATE_HOSTS: setting(
-      kind.nameList.default(() => []),
+      kind.hostList.default(() => []),
       {
         description:
           'host names or networks (CIDR, e.g. `192.168.1.0/24`) on the local network that tools may reach; private and local addresses are refused otherwise',
@@ -166,6 +166,9 @@ function deploymentSettings(defaults: DeploymentDefaults) {
 const DATABASE_URL_MEANING =
   'PostgreSQL: `postgres://user@host:5432/db`; `?schema=name` keeps the tables in their own schema';
 
+const SECRETS_KEY_MEANING =
+  'the key that encrypts connection secrets: base64 of 32 bytes (`openssl rand -base64 32`); keep it safe and unchanged';
+
 /** One household: generous limits, logs for the operator at their terminal, this machine only. */
 export const SELF_HOST_SETTINGS = z.object({
   ...deploymentSettings({
@@ -183,6 +186,11 @@ export const SELF_HOST_SETTINGS = z.object({
     flag: 'dataDir',
     defaultText: '`$XDG_DATA_HOME/assistant`',
   }),
+  ASSISTANT_SECRETS_KEY: setting(kind.secretsKey.optional(), {
+    description: SECRETS_KEY_MEANING,
+    defaultText: 'generated into `<data-dir>/secrets.key`',
+    secret: true,
+  }),
   ASSISTANT_DATABASE_URL: setting(kind.postgresUrl().optional(), {
     description: DATABASE_URL_MEANING,
     flag: 'databaseUrl',
@@ -198,6 +206,10 @@ export const HOSTED_SETTINGS = z.object({
     kind.postgresUrl('the hosted API runs on PostgreSQL (postgres://user@host:5432/db)'),
     { description: DATABASE_URL_MEANING, secret: true },
   ),
+  ASSISTANT_SECRETS_KEY: setting(kind.secretsKey, {
+    description: SECRETS_KEY_MEANING,
+    secret: true,
+  }),
 });
 
 export type SelfHostSettings = z.output<typeof SELF_HOST_SETTINGS>;

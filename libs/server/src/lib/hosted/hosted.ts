@@ -23,6 +23,7 @@ export function hostedConfig(
     deployment: 'hosted',
     ...deploymentConfig(settings),
     database: settings.ASSISTANT_DATABASE_URL,
+    secretsKey: settings.ASSISTANT_SECRETS_KEY,
     tokenCacheTtlMs: 0,
   };
 }

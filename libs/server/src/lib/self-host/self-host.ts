@@ -41,6 +41,7 @@ export function selfHostConfig(
     ...deploymentConfig(settings),
     database: settings.ASSISTANT_DATABASE_URL ?? { dialect: 'sqlite', file: sqliteFileIn(dataDir) },
     tokenCacheTtlMs: 60_000,
+    secretsKey: settings.ASSISTANT_SECRETS_KEY,
     dataDir,
   };
 }

@@ -19,6 +19,3 @@ export interface ConnectionSource {
 }
 
 export const CONNECTION_SOURCE = Symbol('CONNECTION_SOURCE');
-
-/** Until the account can add connections, it has only the tools that need none. */
-export const NO_CONNECTIONS: ConnectionSource = { activeConnections: async () => [] };

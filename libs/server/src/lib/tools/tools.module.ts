@@ -1,21 +1,39 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { ToolFamily } from '@assistant/tool-kit';
-import { CONNECTION_SOURCE, NO_CONNECTIONS } from './connection-source';
+import { SERVER_CONFIG } from '../core.module';
+import type { ServerConfig } from '../config/server-config';
+import { ConnectionsController } from '../connections/connections.controller';
+import { ConnectionsService } from '../connections/connections.service';
+import { SecretBox, secretsKeyOf } from '../connections/secret-box';
+import { StoredConnections } from '../connections/stored-connections';
+import { CONNECTION_SOURCE } from './connection-source';
 import { TOOL_FAMILIES, ToolCatalog } from './tool-catalog';
 import { ToolsController } from './tools.controller';
 
-/** The tool catalogue (for queries, `GET /tools` and later MCP) and the families it is built from. */
+/**
+ * The tool catalogue (for queries, `GET /tools` and later MCP), the families it is built from, and the
+ * connections resource that feeds it: one module, since the catalogue reads connections and their changes
+ * notify it.
+ */
 @Global()
 @Module({})
 export class ToolsModule {
   static register(families: readonly ToolFamily[]): DynamicModule {
     return {
       module: ToolsModule,
-      controllers: [ToolsController],
+      controllers: [ToolsController, ConnectionsController],
       providers: [
         { provide: TOOL_FAMILIES, useValue: families },
-        { provide: CONNECTION_SOURCE, useValue: NO_CONNECTIONS },
+        // At start-up: a hosted API without its key, or a data directory that cannot hold one, stops here.
+        {
+          provide: SecretBox,
+          useFactory: (config: ServerConfig) => new SecretBox(secretsKeyOf(config)),
+          inject: [SERVER_CONFIG],
+        },
+        StoredConnections,
+        { provide: CONNECTION_SOURCE, useExisting: StoredConnections },
         ToolCatalog,
+        ConnectionsService,
       ],
       exports: [ToolCatalog, TOOL_FAMILIES],
     };

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { textSchema, timestampSchema } from './common';
+import { toolFamilySchema } from './tools';
+
+const settingsSchema = z
+  .record(z.string(), z.unknown())
+  .describe('the provider\'s settings (SPEC §3 "Connections"), checked against the provider\'s own schema');
+
+/** An account behind some tools: a mail server, a calendar, a folder… Never its secrets (SPEC §3). */
+export const connectionSchema = z
+  .object({
+    id: z.string(),
+    family: toolFamilySchema,
+    provider: z.string(),
+    name: z.string(),
+    settings: settingsSchema,
+    status: z.enum(['ok', 'error']).describe('how the last try of the connection went'),
+    last_error: z.string().nullable().describe("the remote server's reason when status is error"),
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  })
+  .meta({ id: 'Connection' });
+export type Connection = z.infer<typeof connectionSchema>;
+
+const nameSchema = textSchema('name')
+  .trim()
+  .min(1, { error: 'name must not be empty' })
+  .max(100, { error: 'name must be at most 100 characters' });
+
+const secretsSchema = z
+  .record(z.string(), z.unknown())
+  .describe('write-only: stored encrypted, never returned');
+
+export const createConnectionSchema = z
+  .object({
+    family: toolFamilySchema,
+    provider: z.string().min(1).max(32),
+    name: nameSchema.optional(),
+    settings: settingsSchema.default({}),
+    secrets: secretsSchema.default({}),
+  })
+  .strict()
+  .meta({ id: 'CreateConnection' });
+export type CreateConnection = z.infer<typeof createConnectionSchema>;
+
+export const updateConnectionSchema = z
+  .object({
+    name: nameSchema.optional(),
+    settings: settingsSchema.optional(),
+    secrets: secretsSchema.optional().describe('replaces the stored secrets when given'),
+  })
+  .strict()
+  .meta({ id: 'UpdateConnection' });
+export type UpdateConnection = z.infer<typeof updateConnectionSchema>;
+
+export const connectionListSchema = z
+  .object({ data: z.array(connectionSchema) })
+  .meta({ id: 'ConnectionList' });

@@ -1,0 +1,172 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ALL_SCOPES, connectionSchema, type Connection } from '@assistant/contracts';
+import { ConnectionTestError, defineFamily, defineTool, type ToolFamily } from '@assistant/tool-kit';
+import { createAccount } from '../accounts/create-account';
+import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
+import { SECRETS_KEY_FILE } from './secret-box';
+
+const SECRET = 'hub-token-7f3a9c';
+
+/** A home hub that accepts one token: stands in for a real provider, which the families' own tests cover. */
+const hubFamily = defineFamily<{ url: string }>({
+  name: 'home',
+  description: 'devices',
+  topic: { about: 'your devices', keywords: [] },
+  providers: [
+    {
+      name: 'hub',
+      description: 'Test hub',
+      settings: z.object({ url: z.url() }),
+      secrets: z.object({ token: z.string().min(1) }),
+      open: async ({ settings }) => ({ url: settings.url }),
+      test: async (_driver) => undefined,
+    },
+  ],
+  tools: [
+    defineTool<{ url: string }>()({
+      name: 'home_list_devices',
+      description: 'devices',
+      input: z.object({}),
+      scope: 'read:home',
+      handler: async (_input, { driver }) => ({ hub: driver.url }),
+    }),
+  ],
+  phrases: [],
+  answer: () => '',
+});
+// The hub refuses every token but the right one, with its own words.
+const hub = hubFamily.providers[0];
+hub.open = async ({ settings, secrets }) => {
+  if (secrets.token !== SECRET) throw new ConnectionTestError('the hub said: 401 invalid access token');
+  return { url: String(settings.url) };
+};
+
+let api: InProcessApp;
+beforeAll(async () => {
+  api = await startInProcessApp({ families: [hubFamily as ToolFamily] });
+});
+afterAll(() => api?.close());
+
+const post = (payload: object, token?: string) =>
+  api.inject({ method: 'POST', url: '/api/v1/connections', payload, token });
+const goodHub = {
+  family: 'home',
+  provider: 'hub',
+  settings: { url: 'http://hub.lan' },
+  secrets: { token: SECRET },
+};
+
+describe('connections', () => {
+  let created: Connection;
+
+  it('tries a connection, saves it without ever showing its secrets, and its tools become active', async () => {
+    const res = await post({ ...goodHub, name: 'Living room hub' });
+    expect(res.statusCode).toBe(201);
+    created = connectionSchema.parse(res.json());
+    expect(created).toMatchObject({ family: 'home', provider: 'hub', name: 'Living room hub', status: 'ok' });
+    expect(res.body).not.toContain(SECRET);
+    expect(res.body).not.toContain('secrets');
+
+    const list = await api.inject({ method: 'GET', url: '/api/v1/connections' });
+    expect(list.json().data.map((c: Connection) => c.id)).toEqual([created.id]);
+    expect(list.body).not.toContain(SECRET);
+    const tools = await api.inject({ method: 'GET', url: '/api/v1/tools' });
+    expect(tools.json().data).toContainEqual(
+      expect.objectContaining({ name: 'home_list_devices', active: true }),
+    );
+  });
+
+  it('keeps secrets sealed at rest, under a key file only the server can read', async () => {
+    const [row] = await api.storage.connections.list(api.userId);
+    expect(row.sealedSecrets).toMatch(/^v1:/);
+    expect(row.sealedSecrets).not.toContain(SECRET);
+    const keyFile = join(api.config.dataDir as string, SECRETS_KEY_FILE);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a connection the remote server refuses, with its reason, and saves nothing', async () => {
+    const before = (await api.storage.connections.list(api.userId)).length;
+    const res = await post({ ...goodHub, secrets: { token: 'wrong-token-91b2' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({
+      code: 'connection_failed',
+      detail: 'the connection was tried and refused: the hub said: 401 invalid access token',
+    });
+    expect(res.body).not.toContain('wrong-token-91b2');
+    expect((await api.storage.connections.list(api.userId)).length).toBe(before);
+  });
+
+  it("checks the family, the provider and the provider's own settings and secrets", async () => {
+    const cases: Array<[object, string]> = [
+      [{ ...goodHub, family: 'email' }, 'family'],
+      [{ ...goodHub, provider: 'zigbee' }, 'provider'],
+      [{ ...goodHub, settings: { url: 'not a url' } }, 'settings.url'],
+      [{ ...goodHub, secrets: {} }, 'secrets.token'],
+    ];
+    for (const [payload, field] of cases) {
+      const res = await post(payload);
+      expect({ field, status: res.statusCode, code: res.json().code }).toEqual({
+        field,
+        status: 422,
+        code: 'validation_failed',
+      });
+      expect(res.json().errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    }
+  });
+
+  it('tries a changed connection again and keeps the old one when the change is refused', async () => {
+    const patch = (payload: object) =>
+      api.inject({ method: 'PATCH', url: `/api/v1/connections/${created.id}`, payload });
+    expect((await patch({ secrets: { token: 'nope-4c1d' } })).json()).toMatchObject({
+      code: 'connection_failed',
+    });
+    const renamed = await patch({ name: 'Hub' });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json()).toMatchObject({ name: 'Hub', settings: { url: 'http://hub.lan' } });
+    const moved = await patch({ settings: { url: 'http://hub2.lan' } });
+    expect(moved.json()).toMatchObject({ settings: { url: 'http://hub2.lan' } });
+  });
+
+  it("hides one account's connections from another, and needs write:tools to change them", async () => {
+    const other = await createAccount(api.storage, { email: 'other@example.test', scopes: ALL_SCOPES });
+    const asOther = { token: other.token };
+    expect((await api.inject({ method: 'GET', url: '/api/v1/connections', ...asOther })).json().data).toEqual(
+      [],
+    );
+    for (const method of ['PATCH', 'DELETE'] as const) {
+      const res = await api.inject({
+        method,
+        url: `/api/v1/connections/${created.id}`,
+        payload: method === 'PATCH' ? { name: 'mine now' } : undefined,
+        ...asOther,
+      });
+      expect(res.statusCode).toBe(404);
+    }
+    const tools = await api.inject({ method: 'GET', url: '/api/v1/tools', ...asOther });
+    expect(tools.json().data).toContainEqual(
+      expect.objectContaining({ name: 'home_list_devices', active: false }),
+    );
+    const readOnly = await api.issueToken(['read:tools']);
+    expect((await post(goodHub, readOnly)).statusCode).toBe(403);
+  });
+
+  it('writes no secret to the log', () => {
+    const logged = JSON.stringify(api.logs());
+    expect(logged).not.toContain(SECRET);
+    expect(logged).not.toContain('wrong-token-91b2');
+  });
+
+  it('removes a connection, and its tools leave the account', async () => {
+    const res = await api.inject({ method: 'DELETE', url: `/api/v1/connections/${created.id}` });
+    expect(res.statusCode).toBe(204);
+    const tools = await api.inject({ method: 'GET', url: '/api/v1/tools' });
+    expect(tools.json().data).toContainEqual(
+      expect.objectContaining({ name: 'home_list_devices', active: false }),
+    );
+    expect(
+      (await api.inject({ method: 'DELETE', url: `/api/v1/connections/${created.id}` })).statusCode,
+    ).toBe(404);
+  });
+});

@@ -1,0 +1,159 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { z } from 'zod';
+import type { Connection, CreateConnection, FieldError, UpdateConnection } from '@assistant/contracts';
+import { ConnectionTestError, type ProviderDefinition, type ToolFamily } from '@assistant/tool-kit';
+import type { Storage, StoredConnection } from '@assistant/storage';
+import { SERVER_CONFIG, STORAGE } from '../core.module';
+import type { ServerConfig } from '../config/server-config';
+import { ApiError } from '../http/api-error';
+import { TOOL_FAMILIES, ToolCatalog } from '../tools/tool-catalog';
+import { presentConnection } from './connection.presenter';
+import { SecretBox } from './secret-box';
+
+/** How long a connection is tried before it is saved: a server that does not answer by then is refused. */
+const TEST_TIMEOUT_MS = 15_000;
+
+/**
+ * The connections of an account (SPEC §3): each is checked against its provider's schemas and tried before it
+ * is saved; its secrets are sealed and never returned. A change tells the catalogue, whose pooled driver of
+ * the old version is then left to close.
+ */
+@Injectable()
+export class ConnectionsService {
+  constructor(
+    @Inject(STORAGE) private readonly storage: Storage,
+    @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
+    @Inject(TOOL_FAMILIES) private readonly families: readonly ToolFamily[],
+    private readonly box: SecretBox,
+    private readonly catalog: ToolCatalog,
+  ) {}
+
+  async list(userId: string): Promise<{ data: Connection[] }> {
+    return { data: (await this.storage.connections.list(userId)).map(presentConnection) };
+  }
+
+  async create(userId: string, body: CreateConnection): Promise<Connection> {
+    const provider = this.providerOf(body.family, body.provider);
+    const settings = parse(provider.settings, body.settings, 'settings');
+    const secrets = parse(provider.secrets, body.secrets, 'secrets');
+    await this.tryConnection(provider, settings, secrets);
+    const created = await this.storage.connections.create(userId, {
+      family: body.family,
+      provider: body.provider,
+      name: body.name ?? provider.description,
+      settings,
+      sealedSecrets: this.box.seal(secrets, userId),
+      status: 'ok',
+      lastError: null,
+    });
+    this.catalog.notifyChanged(userId);
+    return presentConnection(created);
+  }
+
+  async update(userId: string, id: string, body: UpdateConnection): Promise<Connection> {
+    const stored = await this.find(userId, id);
+    const provider = this.providerOf(stored.family, stored.provider);
+    const reconnect = body.settings !== undefined || body.secrets !== undefined;
+    const settings = parse(provider.settings, body.settings ?? stored.settings, 'settings');
+    const secrets = parse(
+      provider.secrets,
+      body.secrets ?? this.box.open(stored.sealedSecrets, userId),
+      'secrets',
+    );
+    if (reconnect) await this.tryConnection(provider, settings, secrets);
+    const updated = await this.storage.connections.update(userId, id, {
+      name: body.name,
+      ...(reconnect
+        ? { settings, sealedSecrets: this.box.seal(secrets, userId), status: 'ok' as const, lastError: null }
+        : {}),
+    });
+    if (!updated) throw ApiError.notFound('connection');
+    this.catalog.notifyChanged(userId);
+    return presentConnection(updated);
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    if (!(await this.storage.connections.delete(userId, id))) throw ApiError.notFound('connection');
+    this.catalog.notifyChanged(userId);
+  }
+
+  private async find(userId: string, id: string): Promise<StoredConnection> {
+    const stored = await this.storage.connections.get(userId, id);
+    if (!stored) throw ApiError.notFound('connection');
+    return stored;
+  }
+
+  private providerOf(familyName: string, providerName: string): ProviderDefinition {
+    const family = this.families.find((f) => f.name === familyName);
+    const offered = family?.providers.filter(
+      (p) => !p.deployments || p.deployments.includes(this.config.deployment),
+    );
+    if (!family || offered?.length === 0) {
+      throw ApiError.validation([
+        { field: 'family', message: `this server has no connections for ${familyName}` },
+      ]);
+    }
+    const provider = offered?.find((p) => p.name === providerName);
+    if (!provider) {
+      const names = (offered ?? []).map((p) => p.name).join(', ');
+      throw ApiError.validation([
+        { field: 'provider', message: `${familyName} connections here are one of: ${names}` },
+      ]);
+    }
+    return provider;
+  }
+
+  /** Opens the provider's driver and tries it; a refusal or a silence is 422 with the remote server's reason. */
+  private async tryConnection(
+    provider: ProviderDefinition,
+    settings: Record<string, unknown>,
+    secrets: Record<string, unknown>,
+  ): Promise<void> {
+    const shutdown = new AbortController();
+    const deadline = AbortSignal.timeout(TEST_TIMEOUT_MS);
+    let driver: unknown;
+    try {
+      const attempt = (async () => {
+        driver = await provider.open(
+          { settings, secrets },
+          {
+            deployment: this.config.deployment,
+            dataDir: this.config.dataDir,
+            allowPrivateHosts: this.config.allowPrivateHosts,
+            signal: shutdown.signal,
+          },
+        );
+        await provider.test(driver, deadline);
+      })();
+      await Promise.race([
+        attempt,
+        new Promise((_, reject) =>
+          deadline.addEventListener('abort', () =>
+            reject(new ConnectionTestError(`no answer within ${TEST_TIMEOUT_MS / 1000} s`)),
+          ),
+        ),
+      ]);
+    } catch (error) {
+      const reason =
+        error instanceof ConnectionTestError
+          ? error.message
+          : `it could not be made (${(error as Error).message})`;
+      throw new ApiError('connection_failed', `the connection was tried and refused: ${reason}`);
+    } finally {
+      shutdown.abort();
+      await (driver as { close?: () => Promise<void> } | undefined)?.close?.().catch(() => undefined);
+    }
+  }
+}
+
+/** Checks a value against a provider's schema; its problems are field errors under `settings.` or `secrets.`. */
+function parse(schema: z.ZodObject, value: unknown, field: 'settings' | 'secrets'): Record<string, unknown> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data as Record<string, unknown>;
+  const errors: FieldError[] = result.error.issues.map((issue) => ({
+    field: [field, ...issue.path].join('.'),
+    // Never echo a secret's value back: only what is wrong with it.
+    message: issue.message,
+  }));
+  throw ApiError.validation(errors);
+}

@@ -1,0 +1,28 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Storage } from '@assistant/storage';
+import { STORAGE } from '../core.module';
+import type { ActiveConnection, ConnectionSource } from '../tools/connection-source';
+import { SecretBox } from './secret-box';
+
+/** The catalogue's view of the connections resource: an account's working connections, secrets opened. */
+@Injectable()
+export class StoredConnections implements ConnectionSource {
+  constructor(
+    @Inject(STORAGE) private readonly storage: Storage,
+    private readonly box: SecretBox,
+  ) {}
+
+  async activeConnections(userId: string): Promise<ActiveConnection[]> {
+    const stored = await this.storage.connections.list(userId);
+    return stored
+      .filter((c) => c.status === 'ok')
+      .map((c) => ({
+        id: c.id,
+        family: c.family,
+        provider: c.provider,
+        settings: c.settings,
+        secrets: this.box.open(c.sealedSecrets, userId),
+        updatedAt: c.updatedAt,
+      }));
+  }
+}
