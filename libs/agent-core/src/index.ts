@@ -1,5 +1,12 @@
 // What the other projects use, and nothing more (tools/workspace checks it): the run, its limits, the models.
-export { runQuery, toolCallsOf, DEFAULT_RUN_LIMITS, type RunLimits } from './lib/run/run-query';
+export {
+  runQuery,
+  toolCallsOf,
+  DEFAULT_RUN_LIMITS,
+  type ConfirmationOutcome,
+  type PendingCall,
+  type RunLimits,
+} from './lib/run/run-query';
 export {
   ModelCatalog,
   assertModelConfigured,

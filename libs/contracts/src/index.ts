@@ -133,3 +133,4 @@ export {
   type CreateConnection,
   type UpdateConnection,
 } from './lib/connections';
+export { confirmationSchema, type Confirmation } from './lib/queries';

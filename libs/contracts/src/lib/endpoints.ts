@@ -11,7 +11,7 @@ import {
 } from './discussions';
 import { createMemorySchema, memorySchema, updateMemorySchema } from './memories';
 import { createdTokenSchema, createTokenSchema, personalTokenSchema } from './tokens';
-import { createQuerySchema, queryEventsQuerySchema, querySchema } from './queries';
+import { confirmationSchema, createQuerySchema, queryEventsQuerySchema, querySchema } from './queries';
 import { queryEventSchema } from './events';
 import { healthSchema } from './health';
 import { toolListSchema } from './tools';
@@ -104,6 +104,17 @@ export const ROUTES = {
     summary: 'Stop a running query; its stream ends with query.incomplete (cancelled)',
     response: { status: 200, schema: querySchema },
     errors: one,
+  },
+  confirmToolCall: {
+    method: 'POST',
+    path: '/queries/{id}/confirmations/{call_id}',
+    scope: 'write:queries',
+    tag: 'queries',
+    summary:
+      'Approve or refuse a side-effecting call that waits (tool_call.awaiting_confirmation); 409 if it was already answered',
+    body: confirmationSchema,
+    response: { status: 200, schema: querySchema },
+    errors: [...write, 'not_found', 'conflict'],
   },
   listTools: {
     method: 'GET',

@@ -49,3 +49,11 @@ export const queryEventsQuerySchema = z.strictObject({
     .min(0, { error: 'after must be 0 or more' })
     .optional(),
 });
+
+/** The user's answer to a side-effecting call that waits for it (`tool_call.awaiting_confirmation`). */
+export const confirmationSchema = z
+  .strictObject({
+    approve: z.boolean({ error: 'approve must be true or false' }).describe('true: do it; false: refuse it'),
+  })
+  .meta({ id: 'Confirmation' });
+export type Confirmation = z.infer<typeof confirmationSchema>;

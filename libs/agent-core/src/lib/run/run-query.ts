@@ -45,10 +45,25 @@ export interface RunInput {
   timeZone: string;
   /** The account's other tools and why the run may not use them, so that the answer can say what to change. */
   withheldTools?: readonly WithheldTool[];
+  /**
+   * Asks the user about a call of a side-effecting tool and waits for the answer (the server owns the deadline).
+   * Without it such calls are refused: nothing changes outside the assistant unless someone said yes.
+   */
+  confirm?: (call: PendingCall) => Promise<ConfirmationOutcome>;
   /** Aborting it cancels the run (`query.incomplete`, reason `cancelled`). */
   signal: AbortSignal;
   limits?: Partial<RunLimits>;
 }
+
+/** A side-effecting call waiting for the user's yes or no. */
+export interface PendingCall {
+  callId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+/** `timeout`: nobody answered in time; the call is refused and the run ends (`confirmation_timeout`). */
+export type ConfirmationOutcome = 'approved' | 'denied' | 'timeout';
 
 /**
  * Receives the run's events in order. The terminal event is awaited, so the receiver can store the answer
@@ -57,6 +72,8 @@ export interface RunInput {
 export type RunEventSink = (event: QueryEventBody) => void | Promise<void>;
 
 class ToolCallTimeout extends Error {}
+
+class ToolCallDenied extends Error {}
 
 class ModelIdle extends Error {}
 
@@ -135,8 +152,12 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
   const runTimeout = AbortSignal.timeout(limits.runTimeoutMs);
   const idle = idleWatchdog(limits.modelIdleMs);
   const signal = AbortSignal.any([input.signal, runTimeout]);
-  const modelSignal = AbortSignal.any([signal, idle.signal]);
+  // Aborted when a confirmation is not answered in time: the run stops there.
+  const unconfirmed = new AbortController();
+  const modelSignal = AbortSignal.any([signal, idle.signal, unconfirmed.signal]);
   const started = new Set<string>();
+  /** Calls whose end was already told (refused before they ran). */
+  const reported = new Set<string>();
   let text = '';
 
   const tools: ToolSet = {};
@@ -150,9 +171,36 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
         const args = parseToolInput(definition, raw);
         started.add(toolCallId);
         emit({ type: 'tool_call.started', call_id: toolCallId, tool: definition.name, arguments: args });
-        // The model is not expected to send anything while a tool works: only the tool's own limit applies.
+        // The model is not expected to send anything while a tool works (or waits for the user): only the
+        // tool's own limit, and the confirmation's deadline, apply.
         idle.pause();
         try {
+          if (definition.side_effects) {
+            const call = { callId: toolCallId, tool: definition.name, arguments: args };
+            emit({
+              type: 'tool_call.awaiting_confirmation',
+              call_id: toolCallId,
+              tool: call.tool,
+              arguments: args,
+            });
+            const outcome = input.confirm ? await input.confirm(call) : 'denied';
+            if (outcome !== 'approved') {
+              const error =
+                outcome === 'timeout'
+                  ? 'nobody confirmed it in time, so it was not done'
+                  : 'you did not approve it, so it was not done';
+              reported.add(toolCallId);
+              emit({
+                type: 'tool_call.completed',
+                call_id: toolCallId,
+                tool: call.tool,
+                status: 'denied',
+                error,
+              });
+              if (outcome === 'timeout') unconfirmed.abort();
+              throw new ToolCallDenied(error);
+            }
+          }
           return await runHandler(
             definition,
             args,
@@ -218,6 +266,7 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
           break;
         }
         case 'tool-error': {
+          if (reported.has(part.toolCallId)) break;
           const message = part.error instanceof Error ? part.error.message : String(part.error);
           if (!started.has(part.toolCallId)) {
             // The model asked for a tool that is not allowed here, with input that does not fit its schema, or
@@ -256,6 +305,8 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
       }
     }
     if (input.signal.aborted) terminal = { type: 'query.incomplete', reason: 'cancelled' };
+    else if (unconfirmed.signal.aborted)
+      terminal = { type: 'query.incomplete', reason: 'confirmation_timeout' };
     else if (runTimeout.aborted) terminal = { type: 'query.incomplete', reason: 'timeout' };
     else if (idle.signal.aborted)
       terminal = failure('model_unavailable', (idle.signal.reason as Error).message, input.queryId);
@@ -270,6 +321,8 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
       };
   } catch (error) {
     if (input.signal.aborted) terminal = { type: 'query.incomplete', reason: 'cancelled' };
+    else if (unconfirmed.signal.aborted)
+      terminal = { type: 'query.incomplete', reason: 'confirmation_timeout' };
     else if (runTimeout.aborted) terminal = { type: 'query.incomplete', reason: 'timeout' };
     else if (idle.signal.aborted) {
       terminal = failure('model_unavailable', (idle.signal.reason as Error).message, input.queryId);

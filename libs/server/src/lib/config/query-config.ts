@@ -12,6 +12,8 @@ export interface QueryConfig {
   models: ModelSettings;
   maxConcurrentPerUser: number;
   limits: RunLimits;
+  /** How long a side-effecting call waits for the user's answer. */
+  confirmationTimeoutMs: number;
   /** The users' IANA time zone, for tools and phrasings that read or write dates. */
   timeZone: string;
   /** The `: ping` comment interval of event streams (SPEC §4: 15 s), so that proxies keep them open. */
@@ -44,6 +46,7 @@ export function queryConfigFrom(settings: DeploymentSettings): QueryConfig {
   return {
     models,
     maxConcurrentPerUser: settings.ASSISTANT_MAX_CONCURRENT_QUERIES,
+    confirmationTimeoutMs: settings.ASSISTANT_CONFIRMATION_TIMEOUT_SECONDS * 1000,
     timeZone: settings.ASSISTANT_TIMEZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
     pingIntervalMs: settings.ASSISTANT_STREAM_PING_SECONDS * 1000,
     limits: {

@@ -66,6 +66,7 @@ describe('the settings of the composition roots', () => {
         builtinPacingMs: 10,
       },
       maxConcurrentPerUser: 4,
+      confirmationTimeoutMs: 300_000,
       pingIntervalMs: 15_000,
       // Unset, the users' time zone is the server's.
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
@@ -113,6 +114,7 @@ describe('the settings of the composition roots', () => {
       ASSISTANT_TOOL_TIMEOUT_SECONDS: '7',
       ASSISTANT_MAX_CONCURRENT_QUERIES: '2',
       ASSISTANT_STREAM_PING_SECONDS: '3',
+      ASSISTANT_CONFIRMATION_TIMEOUT_SECONDS: '60',
       ASSISTANT_TIMEZONE: 'Europe/Berlin',
       ASSISTANT_BUILTIN_PACING_MS: '0',
       ASSISTANT_RATE_LIMIT_CORE: '100',
@@ -147,6 +149,7 @@ describe('the settings of the composition roots', () => {
       },
       maxConcurrentPerUser: 2,
       pingIntervalMs: 3_000,
+      confirmationTimeoutMs: 60_000,
       timeZone: 'Europe/Berlin',
       limits: {
         maxSteps: expect.any(Number),
@@ -256,6 +259,11 @@ describe('the settings of the composition roots', () => {
       'ASSISTANT_SECRETS_KEY',
       'hunter2',
       'ASSISTANT_SECRETS_KEY must be a base64-encoded 32-byte key (make one with `openssl rand -base64 32`)',
+    ],
+    [
+      'ASSISTANT_CONFIRMATION_TIMEOUT_SECONDS',
+      'forever',
+      'ASSISTANT_CONFIRMATION_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 2147483 (got "forever")',
     ],
     [
       'ASSISTANT_TIMEZONE',

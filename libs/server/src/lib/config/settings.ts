@@ -114,6 +114,10 @@ function deploymentSettings(defaults: DeploymentDefaults) {
         description: 'longest tool call',
       },
     ),
+    ASSISTANT_CONFIRMATION_TIMEOUT_SECONDS: setting(kind.timerSeconds.default(300), {
+      description:
+        'how long a side-effecting call waits for the user’s yes or no; then it is refused and the query ends (`confirmation_timeout`)',
+    }),
     ASSISTANT_MAX_CONCURRENT_QUERIES: setting(
       kind.wholeNumber('queries', 1).default(HOSTED_RATE_LIMITS.concurrentQueriesPerUser),
       { description: 'query runs at once per account' },

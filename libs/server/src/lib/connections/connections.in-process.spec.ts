@@ -20,7 +20,7 @@ const hubFamily = defineFamily<{ url: string }>({
       description: 'Test hub',
       settings: z.object({ url: z.url() }),
       secrets: z.object({ token: z.string().min(1) }),
-      open: async ({ settings }) => ({ url: settings.url }),
+      open: async ({ settings }) => ({ url: String(settings.url) }),
       test: async (_driver) => undefined,
     },
   ],

@@ -23,6 +23,7 @@ describe('deleting a discussion while a query runs in it', () => {
           limits: DEFAULT_RUN_LIMITS,
           pingIntervalMs: 15_000,
           timeZone: 'UTC',
+          confirmationTimeoutMs: 300_000,
         },
       },
     });

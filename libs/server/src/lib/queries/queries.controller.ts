@@ -1,6 +1,6 @@
 import { Controller, Headers, Param, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import type { CreateQuery, Query as QueryResource } from '@assistant/contracts';
+import type { Confirmation, CreateQuery, Query as QueryResource } from '@assistant/contracts';
 import { CurrentPrincipal, type Principal } from '@assistant/auth';
 import { Route, RouteBody, RouteQuery } from '../routing/route.decorator';
 import { ApiError } from '../http/api-error';
@@ -51,6 +51,16 @@ export class QueriesController {
   @Route('cancelQuery')
   async cancel(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<QueryResource> {
     return this.queries.present(await this.queries.cancel(p.userId, id));
+  }
+
+  @Route('confirmToolCall')
+  async confirm(
+    @CurrentPrincipal() p: Principal,
+    @Param('id') id: string,
+    @Param('call_id') callId: string,
+    @RouteBody() body: Confirmation,
+  ): Promise<QueryResource> {
+    return this.queries.present(await this.queries.confirm(p.userId, id, callId, body.approve));
   }
 }
 

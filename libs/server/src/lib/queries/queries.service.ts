@@ -16,6 +16,7 @@ import { ApiError } from '../http/api-error';
 import { QUERY_EVENT_LOG } from './query-event-log.provider';
 import { TOOL_FAMILIES, ToolCatalog } from '../tools/tool-catalog';
 import { UPCOMING_FAMILIES } from '../tools/families';
+import { PendingConfirmations } from './pending-confirmations';
 import type { QueryEventLog, QueryRecord } from './query-event-log';
 
 /** How much of a discussion the model sees, and how many memories are recalled into its context. */
@@ -45,6 +46,7 @@ export class QueriesService implements BeforeApplicationShutdown {
   /** Runs in progress (or being prepared) per user, for the concurrent-run cap (SPEC §7). */
   private readonly slots = new Map<string, number>();
   private readonly models: ModelCatalog;
+  private readonly confirmations: PendingConfirmations;
 
   constructor(
     @Inject(STORAGE) private readonly storage: Storage,
@@ -56,6 +58,7 @@ export class QueriesService implements BeforeApplicationShutdown {
     // The built-in model knows every family's phrasings (and the topics of those still to come); each run's tools
     // decide what it can do.
     this.models = new ModelCatalog(config.queries.models, [...families, ...UPCOMING_FAMILIES]);
+    this.confirmations = new PendingConfirmations(config.queries.confirmationTimeoutMs);
   }
 
   /**
@@ -104,6 +107,7 @@ export class QueriesService implements BeforeApplicationShutdown {
         tools,
         withheldTools: withheld,
         timeZone: this.config.queries.timeZone,
+        confirm: (call) => this.confirmations.wait(queryId, call.callId, controller.signal),
         signal: controller.signal,
         limits: this.config.queries.limits,
       },
@@ -180,6 +184,17 @@ export class QueriesService implements BeforeApplicationShutdown {
     const record = await this.log.get(queryId);
     if (!record || record.userId !== userId) throw ApiError.notFound('query');
     return record;
+  }
+
+  /** The user's yes or no to a side-effecting call of their query that waits for it. */
+  async confirm(userId: string, queryId: string, callId: string, approve: boolean): Promise<QueryRecord> {
+    await this.find(userId, queryId);
+    const result = this.confirmations.answer(queryId, callId, approve);
+    if (result === 'unknown')
+      throw new ApiError('not_found', 'no call of this query waits for a confirmation with this id');
+    if (result === 'already')
+      throw new ApiError('conflict', 'this call was already answered (or its time ran out)');
+    return (await this.log.get(queryId)) as QueryRecord;
   }
 
   async cancel(userId: string, queryId: string): Promise<QueryRecord> {

@@ -58,6 +58,13 @@ const TERMINAL_STATUS: Record<string, QueryStatus> = {
   'query.incomplete': 'incomplete',
 };
 
+/** A running query waits for the user from a call's `awaiting_confirmation` until that call completes. */
+export function statusAfter(status: QueryStatus, body: QueryEventBody): QueryStatus {
+  if (body.type === 'tool_call.awaiting_confirmation') return 'awaiting_confirmation';
+  if (status === 'awaiting_confirmation' && body.type === 'tool_call.completed') return 'running';
+  return status;
+}
+
 /** The status a query ends in with this terminal event. */
 export function endStatusOf(terminal: Pick<QueryEvent, 'type'>): QueryStatus {
   const status = TERMINAL_STATUS[terminal.type];
@@ -89,7 +96,9 @@ export class MemoryQueryEventLog implements QueryEventLog {
 
   append(queryId: string, body: QueryEventBody): QueryEvent {
     if (isTerminalEvent(body)) throw new Error(`end query ${queryId} with end(), not append()`);
-    return this.push(this.running(queryId), body);
+    const entry = this.running(queryId);
+    entry.record.status = statusAfter(entry.record.status, body);
+    return this.push(entry, body);
   }
 
   async end(queryId: string, terminal: QueryEventBody, at = new Date()): Promise<QueryEvent | undefined> {
