@@ -52,6 +52,12 @@ The exit status is 0 only when the query completed; a server that cannot be reac
 
   static override flags = {
     json: Flags.boolean({ summary: 'Print each event as one JSON object a line on stdout.' }),
+    yes: Flags.boolean({
+      char: 'y',
+      summary: 'Approve every call that changes something (send, write, switch) without asking.',
+      description:
+        'Without it, such a call is shown and asked about (y/N) on a terminal, and refused when there is no terminal to ask.',
+    }),
     discussion: Flags.string({
       char: 'd',
       summary: 'Continue this discussion (its id, dsc_…).',
@@ -123,7 +129,12 @@ The exit status is 0 only when the query completed; a server that cannot be reac
       .filter(Boolean);
     if (tools?.length) body.tools = tools;
 
-    const outcome = await new QueryRun(lib, client, connection, { json: flags.json }).run(body);
+    // A question read from stdin leaves no stdin to answer a confirmation on.
+    const canAsk = Boolean(process.stdin.isTTY) && args.text !== '-';
+    const outcome = await new QueryRun(lib, client, connection, {
+      json: flags.json,
+      approve: flags.yes ? 'always' : canAsk ? 'ask' : 'never',
+    }).run(body);
     stop(outcome);
   }
 }
@@ -145,7 +156,7 @@ class QueryRun {
     private readonly lib: ClientModule,
     private readonly client: AssistantClient,
     private readonly connection: ResolvedConnection,
-    private readonly options: { json: boolean },
+    private readonly options: { json: boolean; approve: 'always' | 'ask' | 'never' },
   ) {}
 
   async run(body: CreateQuery): Promise<Outcome> {
@@ -206,7 +217,7 @@ class QueryRun {
         );
         return undefined;
       case 'tool_call.awaiting_confirmation':
-        this.confirm(event);
+        await this.confirm(event);
         return undefined;
       case 'memory.saved':
         this.activity(`✓ remembered: ${oneLine(event.content, 80)}`);
@@ -225,14 +236,31 @@ class QueryRun {
   }
 
   /**
-   * A side-effecting tool waits for the user. No tool of this version has side effects and the server has no
-   * confirmation route yet (it comes with the tools that need it), so this only says what is waiting.
+   * A call that changes something waits for the user: approved with --yes, asked about on a terminal (y/N,
+   * no by default), refused when there is no one to ask. The answer goes to the server, which runs or refuses it.
    */
-  private confirm(event: Extract<QueryEvent, { type: 'tool_call.awaiting_confirmation' }>): void {
+  private async confirm(
+    event: Extract<QueryEvent, { type: 'tool_call.awaiting_confirmation' }>,
+  ): Promise<void> {
     this.endTextLine();
-    process.stderr.write(
-      `assistant: ${event.tool}${describeArguments(event.arguments, 300)} is waiting for a confirmation this client cannot give\n`,
-    );
+    const what = `${event.tool}${describeArguments(event.arguments, 300)}`;
+    let approve: boolean;
+    if (this.options.approve === 'always') {
+      approve = true;
+      this.note(`approved (--yes): ${what}`, false);
+    } else if (this.options.approve === 'ask') {
+      approve = await askYesNo(`Allow ${what}? [y/N] `);
+    } else {
+      approve = false;
+      process.stderr.write(
+        `assistant: refused ${what}: no terminal to ask for a confirmation (approve with --yes)\n`,
+      );
+    }
+    await this.client.confirmToolCall({
+      id: this.queryId as string,
+      call_id: event.call_id,
+      body: { approve },
+    });
   }
 
   /** Ctrl+C: cancel the run on the server (best effort), stop the stream; a second Ctrl+C exits at once. */
@@ -350,6 +378,17 @@ function isLoopback(url: string): boolean {
 function describeArguments(args: Record<string, unknown>, max = 80): string {
   const json = JSON.stringify(args);
   return json === '{}' ? '' : ` ${oneLine(json, max)}`;
+}
+
+/** Asks on the terminal; only "y" or "yes" is a yes. */
+async function askYesNo(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await terminal.question(question)).trim());
+  } finally {
+    terminal.close();
+  }
 }
 
 function oneLine(text: string, max: number): string {
