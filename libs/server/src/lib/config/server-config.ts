@@ -21,6 +21,8 @@ export interface ServerConfig {
   queries: QueryConfig;
   /** What tools may reach on the server's own network besides public addresses (`ASSISTANT_ALLOW_PRIVATE_HOSTS`). */
   allowPrivateHosts: readonly string[];
+  /** Folders of this machine that accounts may connect as files (`ASSISTANT_LOCAL_FOLDERS`). */
+  localFolders: readonly string[];
   /** Encrypts connection secrets; a self-hosted server without one keeps a generated key in its data directory. */
   secretsKey?: Buffer;
   /** The self-hosted server's data directory (absent on the hosted API): tool families keep default folders there. */
@@ -37,7 +39,14 @@ export function deploymentConfig(
   settings: DeploymentSettings,
 ): Pick<
   ServerConfig,
-  'host' | 'port' | 'rateLimits' | 'logLevel' | 'trustProxy' | 'queries' | 'allowPrivateHosts'
+  | 'host'
+  | 'port'
+  | 'rateLimits'
+  | 'logLevel'
+  | 'trustProxy'
+  | 'queries'
+  | 'allowPrivateHosts'
+  | 'localFolders'
 > {
   const windowSeconds = settings.ASSISTANT_RATE_LIMIT_WINDOW_SECONDS;
   return {
@@ -51,6 +60,7 @@ export function deploymentConfig(
     logLevel: settings.ASSISTANT_LOG_LEVEL,
     trustProxy: settings.ASSISTANT_TRUST_PROXY,
     allowPrivateHosts: settings.ASSISTANT_ALLOW_PRIVATE_HOSTS,
+    localFolders: settings.ASSISTANT_LOCAL_FOLDERS,
     queries: queryConfigFrom(settings),
   };
 }

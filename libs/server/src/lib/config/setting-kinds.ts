@@ -120,3 +120,8 @@ export const secretsKey = z
     error: KEY_MEANING,
   })
   .transform((text) => Buffer.from(text.trim(), 'base64'));
+
+/** Comma-separated absolute folder paths. */
+export const folderList = nameList.refine((paths) => paths.every((path) => path.startsWith('/')), {
+  error: 'comma-separated absolute folder paths (such as /srv/family-photos)',
+});

@@ -266,6 +266,11 @@ describe('the settings of the composition roots', () => {
       'ASSISTANT_CONFIRMATION_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 2147483 (got "forever")',
     ],
     [
+      'ASSISTANT_LOCAL_FOLDERS',
+      '/srv/photos,relative/path',
+      'ASSISTANT_LOCAL_FOLDERS must be comma-separated absolute folder paths (such as /srv/family-photos) (got "/srv/photos,relative/path")',
+    ],
+    [
       'ASSISTANT_TIMEZONE',
       'Mars/Olympus',
       'ASSISTANT_TIMEZONE must be an IANA time zone such as Europe/Berlin or UTC (got "Mars/Olympus")',

@@ -129,6 +129,13 @@ function deploymentSettings(defaults: DeploymentDefaults) {
           'host names or networks (CIDR, e.g. `192.168.1.0/24`) on the local network that tools may reach; private and local addresses are refused otherwise',
       },
     ),
+    ASSISTANT_LOCAL_FOLDERS: setting(
+      kind.folderList.default(() => []),
+      {
+        description:
+          "folders of this machine that accounts may connect as files (self-hosted); each account's own folder in the data directory needs no listing",
+      },
+    ),
     ASSISTANT_TIMEZONE: setting(kind.timeZone.optional(), {
       description:
         "the users' time zone for dates such as “tomorrow” (IANA, e.g. `Europe/Berlin`); default: the server's",

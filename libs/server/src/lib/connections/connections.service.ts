@@ -109,20 +109,11 @@ export class ConnectionsService {
     settings: Record<string, unknown>,
     secrets: Record<string, unknown>,
   ): Promise<void> {
-    const shutdown = new AbortController();
     const deadline = AbortSignal.timeout(TEST_TIMEOUT_MS);
     let driver: unknown;
     try {
       const attempt = (async () => {
-        driver = await provider.open(
-          { settings, secrets },
-          {
-            deployment: this.config.deployment,
-            dataDir: this.config.dataDir,
-            allowPrivateHosts: this.config.allowPrivateHosts,
-            signal: shutdown.signal,
-          },
-        );
+        driver = await provider.open({ settings, secrets }, this.catalog.environment());
         await provider.test(driver, deadline);
       })();
       await Promise.race([
@@ -140,7 +131,6 @@ export class ConnectionsService {
           : `it could not be made (${(error as Error).message})`;
       throw new ApiError('connection_failed', `the connection was tried and refused: ${reason}`);
     } finally {
-      shutdown.abort();
       await (driver as { close?: () => Promise<void> } | undefined)?.close?.().catch(() => undefined);
     }
   }

@@ -1,12 +1,17 @@
 import type { FamilyLanguage, ToolFamily } from '@assistant/tool-kit';
 import { memoryFamily } from '@assistant/tools-memory';
 import { webFamily } from '@assistant/tools-web';
+import { filesFamily } from '@assistant/tools-files';
 
 /**
  * The tool families this server offers: the one list that queries, `GET /tools`, the built-in model's phrasings
  * and (later) MCP all derive from. A family is added here and nowhere else.
  */
-export const FAMILIES: readonly ToolFamily[] = [memoryFamily as ToolFamily, webFamily as ToolFamily];
+export const FAMILIES: readonly ToolFamily[] = [
+  memoryFamily as ToolFamily,
+  webFamily as ToolFamily,
+  filesFamily as ToolFamily,
+];
 
 /**
  * Families of SPEC §3 that this server does not offer yet, by their topic alone: asked about them, the built-in
@@ -25,9 +30,5 @@ export const UPCOMING_FAMILIES: readonly FamilyLanguage[] = [
       about: 'your lights and devices',
       keywords: ['light', 'lamp', 'thermostat', 'heating', 'blind', 'socket'],
     },
-  },
-  {
-    name: 'files',
-    topic: { about: 'your files', keywords: ['file', 'folder', 'document', 'pdf', 'spreadsheet'] },
   },
 ];

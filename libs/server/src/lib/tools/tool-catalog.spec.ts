@@ -76,7 +76,7 @@ const memoryLike = defineFamily({
 });
 
 const config = (deployment: 'self-hosted' | 'hosted') =>
-  ({ deployment, dataDir: '/data', allowPrivateHosts: [] }) as unknown as ServerConfig;
+  ({ deployment, dataDir: '/data', allowPrivateHosts: [], localFolders: [] }) as unknown as ServerConfig;
 const hub = (id: string, updatedAt = new Date(1)): ActiveConnection => ({
   id,
   family: 'home',

@@ -169,11 +169,13 @@ export class ToolCatalog implements OnApplicationShutdown {
     }
   }
 
-  private environment(): DriverEnvironment {
+  /** What a driver of this server is opened with. */
+  environment(): DriverEnvironment {
     return {
       deployment: this.config.deployment,
       dataDir: this.config.dataDir,
       allowPrivateHosts: this.config.allowPrivateHosts,
+      localFolders: this.config.localFolders,
       signal: this.shutdown.signal,
     };
   }

@@ -19,6 +19,11 @@ export interface DriverEnvironment {
    * (`ASSISTANT_ALLOW_PRIVATE_HOSTS`); everything private or local is refused otherwise.
    */
   allowPrivateHosts: readonly string[];
+  /**
+   * Absolute folders of this machine that the operator lets accounts connect (`ASSISTANT_LOCAL_FOLDERS`),
+   * besides each account's own folder in the data directory.
+   */
+  localFolders: readonly string[];
   /** Aborted when the server stops; long-lived drivers (a pooled IMAP session, an MQTT client) close on it. */
   signal: AbortSignal;
 }

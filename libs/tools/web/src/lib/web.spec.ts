@@ -168,7 +168,12 @@ describe('the web family', () => {
     const provider = webFamily.providers[0];
     const driver = await provider.open(
       { settings: provider.settings.parse({ allow_hosts: ['127.0.0.1/32'] }), secrets: {} },
-      { deployment: 'self-hosted', allowPrivateHosts: [], signal: new AbortController().signal },
+      {
+        deployment: 'self-hosted',
+        allowPrivateHosts: [],
+        localFolders: [],
+        signal: new AbortController().signal,
+      },
     );
     const [fetchTool] = webFamily.tools;
     const page = await fetchTool.handler({ url: `http://127.0.0.1:${port}/page` }, {
@@ -205,8 +210,8 @@ describe('the web family', () => {
   });
 
   it('reads text out of markup, entities decoded', () => {
-    expect(htmlToText('<title>T</title><ul><li>a &lt; b</li><li>&#x263A; &#9731;</li></ul><!-- hidden -->')).toBe(
-      'a < b\n☺ ☃',
-    );
+    expect(
+      htmlToText('<title>T</title><ul><li>a &lt; b</li><li>&#x263A; &#9731;</li></ul><!-- hidden -->'),
+    ).toBe('a < b\n☺ ☃');
   });
 });
