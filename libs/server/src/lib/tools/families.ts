@@ -2,6 +2,7 @@ import type { FamilyLanguage, ToolFamily } from '@assistant/tool-kit';
 import { memoryFamily } from '@assistant/tools-memory';
 import { webFamily } from '@assistant/tools-web';
 import { filesFamily } from '@assistant/tools-files';
+import { homeFamily } from '@assistant/tools-home';
 
 /**
  * The tool families this server offers: the one list that queries, `GET /tools`, the built-in model's phrasings
@@ -11,6 +12,7 @@ export const FAMILIES: readonly ToolFamily[] = [
   memoryFamily as ToolFamily,
   webFamily as ToolFamily,
   filesFamily as ToolFamily,
+  homeFamily as ToolFamily,
 ];
 
 /**
@@ -24,11 +26,4 @@ export const UPCOMING_FAMILIES: readonly FamilyLanguage[] = [
     topic: { about: 'your calendar', keywords: ['calendar', 'agenda', 'schedule', 'meeting', 'appointment'] },
   },
   { name: 'email', topic: { about: 'your mail', keywords: ['email', 'e-mail', 'mail', 'inbox', 'mailbox'] } },
-  {
-    name: 'home',
-    topic: {
-      about: 'your lights and devices',
-      keywords: ['light', 'lamp', 'thermostat', 'heating', 'blind', 'socket'],
-    },
-  },
 ];

@@ -61,11 +61,16 @@ function decide(book: PhraseBook, options: LanguageModelV3CallOptions): Reply {
       return { kind: 'text', text: capabilities(book, available, action.greeting) };
     case 'family':
       return { kind: 'text', text: familyAnswer(book, action, available, facts.withheldTools) };
-    case 'tool':
-      if (!available.includes(action.tool)) {
-        return { kind: 'text', text: toolWithheld(action.tool, facts.withheldTools) };
+    case 'tool': {
+      if (available.includes(action.tool)) return action;
+      // Withheld from this run (scope, tool list): say why. Absent from the account: say the family is missing.
+      const family = book.familyOf(action.tool);
+      if (family && !facts.withheldTools.some((w) => w.name === action.tool)) {
+        const request = { family: family.name, about: family.topic.about };
+        return { kind: 'text', text: familyAnswer(book, request, available, facts.withheldTools) };
       }
-      return action;
+      return { kind: 'text', text: toolWithheld(action.tool, facts.withheldTools) };
+    }
     case 'text':
       return action;
   }

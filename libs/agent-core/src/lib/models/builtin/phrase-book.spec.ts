@@ -100,3 +100,32 @@ describe('what the built-in model says', () => {
     );
   });
 });
+
+describe('a request for a tool the account does not have', () => {
+  it('says the family is missing from the account rather than that the tool is "not available"', async () => {
+    const { builtinModel } = await import('./builtin-model');
+    const { runQuery } = await import('../../run/run-query');
+    const events: Array<{ type: string; text?: string }> = [];
+    await runQuery(
+      {
+        queryId: 'qry_1',
+        discussionId: 'dsc_1',
+        messageId: 'msg_1',
+        userId: 'usr_1',
+        modelName: 'builtin',
+        model: builtinModel({ pacingMs: 0, families: [fakeMemoryFamily] }),
+        text: 'remember that the gate code is 4711',
+        history: [],
+        recalled: [],
+        timeZone: 'UTC',
+        tools: [],
+        signal: new AbortController().signal,
+      },
+      (event) => void events.push(event),
+    );
+    expect(events.at(-1)).toMatchObject({
+      type: 'query.completed',
+      text: "I have no tool for what you told me on this account, so I can't help with that. This query gives me no tools at all, so I can only chat.",
+    });
+  });
+});

@@ -1,0 +1,2 @@
+export { homeFamily } from './lib/home.family';
+export type { HomeDriver } from './lib/home.driver';

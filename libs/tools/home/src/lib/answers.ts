@@ -1,0 +1,23 @@
+import { joinAnd } from '@assistant/tool-kit';
+import type { Device } from './home.driver';
+
+function stateOf(device: Device): string {
+  if (device.kind === 'climate' && typeof device.attributes['temperature'] === 'number') {
+    return `set to ${device.attributes['temperature']}°`;
+  }
+  if (device.state === undefined) return 'not reporting';
+  const unit = device.attributes['unit_of_measurement'];
+  return typeof unit === 'string' ? `${device.state} ${unit}` : device.state;
+}
+
+/** What the built-in model says once a home tool has answered. */
+export function homeAnswer(tool: string, output: unknown): string {
+  if (tool === 'home_list_devices') {
+    const { devices } = output as { devices: Device[] };
+    if (devices.length === 0) return 'I see no devices on this connection.';
+    return `Your devices: ${joinAnd(devices.map((d) => `${d.name} (${stateOf(d)})`))}.`;
+  }
+  const device = output as Device;
+  if (tool === 'home_set_state') return `Done: the ${device.name} is now ${stateOf(device)}.`;
+  return `The ${device.name} is ${stateOf(device)}.`;
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { ConnectionTestError, type ProviderDefinition } from '@assistant/tool-kit';
+import type { HomeDriver } from './home.driver';
+import { HomeAssistant } from './home-assistant.driver';
+import { MqttHome } from './mqtt.driver';
+
+const haSettings = z.object({
+  url: z.url({ protocol: /^https?$/ }).describe('Home Assistant, e.g. http://homeassistant.local:8123'),
+});
+const haSecrets = z.object({
+  token: z.string().min(1).describe('a long-lived access token (your profile → Security)'),
+});
+
+export const homeAssistantProvider: ProviderDefinition<HomeDriver, typeof haSettings, typeof haSecrets> = {
+  name: 'homeassistant',
+  description: 'Home Assistant',
+  settings: haSettings,
+  secrets: haSecrets,
+  open: async ({ settings, secrets }) => new HomeAssistant(settings.url, secrets.token),
+  test: async (driver, signal) => (driver as HomeAssistant).check(signal),
+};
+
+const mqttSettings = z.object({
+  url: z.string().regex(/^mqtts?:\/\/[^/\s]+$/, 'an mqtt:// or mqtts:// URL such as mqtt://broker.lan:1883'),
+  username: z.string().optional(),
+  discovery_prefix: z.string().min(1).default('homeassistant'),
+  zigbee2mqtt_topic: z.string().min(1).default('zigbee2mqtt').describe("Zigbee2MQTT's base topic"),
+});
+const mqttSecrets = z.object({ password: z.string().optional() });
+
+export const mqttProvider: ProviderDefinition<HomeDriver, typeof mqttSettings, typeof mqttSecrets> = {
+  name: 'mqtt',
+  description: 'An MQTT broker (Home Assistant discovery, Zigbee2MQTT)',
+  settings: mqttSettings,
+  secrets: mqttSecrets,
+  open: async ({ settings, secrets }, env) => {
+    try {
+      return await MqttHome.connect({
+        url: settings.url,
+        username: settings.username,
+        password: secrets.password,
+        discoveryPrefix: settings.discovery_prefix,
+        zigbee2mqttTopic: settings.zigbee2mqtt_topic,
+        signal: env.signal,
+      });
+    } catch (error) {
+      throw new ConnectionTestError(
+        `the MQTT broker at ${settings.url} refused: ${(error as Error).message}`,
+      );
+    }
+  },
+  // Connecting and subscribing was the test.
+  test: async () => undefined,
+};
