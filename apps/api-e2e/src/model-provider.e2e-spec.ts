@@ -89,10 +89,11 @@ describe('an OpenAI-compatible model server behind the assistant', () => {
     expect(result.events.at(-1)!.event).toMatchObject({ text: 'Noted: Biscuit.' });
     // The second request carries the tool call and its result back to the model.
     expect(fixture.requests).toHaveLength(2);
-    expect(fixture.requests[0].tools?.map((t) => t.function?.name).sort()).toEqual([
-      'memory_save',
-      'memory_search',
-    ]);
+    // The model is offered exactly the tools active on the account (and allowed by the token).
+    const catalogue = await api.get<{ data: Array<{ name: string; active: boolean }> }>('/tools');
+    const active = catalogue.body.data.filter((t) => t.active).map((t) => t.name);
+    expect(active).toEqual(expect.arrayContaining(['memory_save', 'memory_search']));
+    expect(fixture.requests[0].tools?.map((t) => t.function?.name).sort()).toEqual(active.sort());
     const toolMessage = fixture.requests[1].messages.find((m) => m.role === 'tool');
     expect(JSON.stringify(toolMessage)).toContain('Biscuit');
     const memories = await api.get<ListEnvelope<Memory>>('/memories?q=biscuit');

@@ -4,7 +4,6 @@ export {
   toolCallsOf,
   DEFAULT_RUN_LIMITS,
   type ConfirmationOutcome,
-  type PendingCall,
   type RunLimits,
 } from './lib/run/run-query';
 export {
