@@ -3,6 +3,7 @@ import { memoryFamily } from '@assistant/tools-memory';
 import { webFamily } from '@assistant/tools-web';
 import { filesFamily } from '@assistant/tools-files';
 import { homeFamily } from '@assistant/tools-home';
+import { calendarFamily } from '@assistant/tools-calendar';
 
 /**
  * The tool families this server offers: the one list that queries, `GET /tools`, the built-in model's phrasings
@@ -13,6 +14,7 @@ export const FAMILIES: readonly ToolFamily[] = [
   webFamily as ToolFamily,
   filesFamily as ToolFamily,
   homeFamily as ToolFamily,
+  calendarFamily as ToolFamily,
 ];
 
 /**
@@ -21,9 +23,5 @@ export const FAMILIES: readonly ToolFamily[] = [
  * list when it joins FAMILIES.
  */
 export const UPCOMING_FAMILIES: readonly FamilyLanguage[] = [
-  {
-    name: 'calendar',
-    topic: { about: 'your calendar', keywords: ['calendar', 'agenda', 'schedule', 'meeting', 'appointment'] },
-  },
   { name: 'email', topic: { about: 'your mail', keywords: ['email', 'e-mail', 'mail', 'inbox', 'mailbox'] } },
 ];

@@ -1,0 +1,56 @@
+import { joinAnd } from '@assistant/tool-kit';
+import type { CalendarEvent } from './calendar.driver';
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/** "Friday 4 December", from the date an ISO string (with offset) names in its own zone. */
+function dayLabel(iso: string): string {
+  const [year, month, day] = iso.slice(0, 10).split('-').map(Number);
+  const weekday = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+  return `${WEEKDAYS[weekday]} ${day} ${MONTHS[month - 1]}`;
+}
+
+/** "13:00" from an ISO string with offset: the wall-clock time it names. */
+const clock = (iso: string) => iso.slice(11, 16);
+
+function when(event: CalendarEvent): string {
+  return event.all_day ? 'all day' : `${clock(event.start)}–${clock(event.end)}`;
+}
+
+/** What the built-in model says once a calendar tool has answered. */
+export function calendarAnswer(tool: string, output: unknown): string {
+  switch (tool) {
+    case 'calendar_list_events': {
+      const { from, events } = output as { from: string; events: CalendarEvent[] };
+      if (events.length === 0) return `Nothing on your calendar on ${dayLabel(from)}.`;
+      const listed = events.map((e) => `${when(e)} ${e.title}${e.location ? ` (${e.location})` : ''}`);
+      return `On ${dayLabel(from)} you have: ${joinAnd(listed)}.`;
+    }
+    case 'calendar_create_event': {
+      const event = output as CalendarEvent;
+      return `Added “${event.title}” on ${dayLabel(event.start)}, ${when(event)}.`;
+    }
+    case 'calendar_move_event': {
+      const event = output as CalendarEvent;
+      return `Moved “${event.title}” to ${dayLabel(event.start)}, ${when(event)}.`;
+    }
+    case 'calendar_delete_event':
+      return 'I deleted the event.';
+    default:
+      return `Done (${tool}).`;
+  }
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import type { ProviderDefinition } from '@assistant/tool-kit';
+import type { CalendarDriver } from './calendar.driver';
+import { CalDavCalendar } from './caldav.driver';
+
+const settings = z.object({
+  url: z.url({ protocol: /^https?$/ }).describe('the CalDAV server, or one calendar collection on it'),
+  username: z.string().min(1),
+});
+const secrets = z.object({ password: z.string().min(1).describe('the password, or an app password') });
+
+export const caldavProvider: ProviderDefinition<CalendarDriver, typeof settings, typeof secrets> = {
+  name: 'caldav',
+  description: 'A CalDAV calendar (Nextcloud, Fastmail, iCloud, Radicale…)',
+  settings,
+  secrets,
+  open: async ({ settings: s, secrets: k }) =>
+    CalDavCalendar.connect({ url: s.url, username: s.username, password: k.password }),
+  // Logging in and finding a calendar was the test.
+  test: async () => undefined,
+};
