@@ -1,5 +1,8 @@
 import { defineFamily } from '@assistant/tool-kit';
 import { fakeMemoryFamily } from '../../../testing/fake-memory-family';
+import type { QueryEventBody } from '@assistant/contracts';
+import { runQuery } from '../../run/run-query';
+import { builtinModel } from './builtin-model';
 import { PhraseBook } from './phrase-book';
 import {
   answerFromToolResult,
@@ -103,9 +106,7 @@ describe('what the built-in model says', () => {
 
 describe('a request for a tool the account does not have', () => {
   it('says the family is missing from the account rather than that the tool is "not available"', async () => {
-    const { builtinModel } = await import('./builtin-model');
-    const { runQuery } = await import('../../run/run-query');
-    const events: Array<{ type: string; text?: string }> = [];
+    const events: QueryEventBody[] = [];
     await runQuery(
       {
         queryId: 'qry_1',
