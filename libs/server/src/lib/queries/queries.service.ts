@@ -15,7 +15,6 @@ import type { ServerConfig } from '../config/server-config';
 import { ApiError } from '../http/api-error';
 import { QUERY_EVENT_LOG } from './query-event-log.provider';
 import { TOOL_FAMILIES, ToolCatalog } from '../tools/tool-catalog';
-import { UPCOMING_FAMILIES } from '../tools/families';
 import { PendingConfirmations } from './pending-confirmations';
 import type { QueryEventLog, QueryRecord } from './query-event-log';
 
@@ -55,9 +54,8 @@ export class QueriesService implements BeforeApplicationShutdown {
     private readonly catalog: ToolCatalog,
     @Inject(TOOL_FAMILIES) families: readonly ToolFamily[],
   ) {
-    // The built-in model knows every family's phrasings (and the topics of those still to come); each run's tools
-    // decide what it can do.
-    this.models = new ModelCatalog(config.queries.models, [...families, ...UPCOMING_FAMILIES]);
+    // The built-in model knows every family's phrasings; each run's tools decide what it can do.
+    this.models = new ModelCatalog(config.queries.models, families);
     this.confirmations = new PendingConfirmations(config.queries.confirmationTimeoutMs);
   }
 

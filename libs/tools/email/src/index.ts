@@ -1,0 +1,2 @@
+export { emailFamily } from './lib/email.family';
+export type { EmailDriver } from './lib/email.driver';

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { ProviderDefinition } from '@assistant/tool-kit';
+import type { EmailDriver } from './email.driver';
+import { ImapSmtpMailbox } from './imap-smtp.driver';
+
+const port = z.number().int().min(1).max(65_535);
+const settings = z.object({
+  imap_host: z.string().min(1),
+  imap_port: port.default(993),
+  imap_tls: z.boolean().default(true),
+  smtp_host: z.string().min(1),
+  smtp_port: port.default(587),
+  smtp_tls: z.boolean().default(true),
+  username: z.string().min(1),
+  from_address: z.email(),
+});
+const secrets = z.object({ password: z.string().min(1).describe('the password, or an app password') });
+
+/** Any IMAP and SMTP provider (Fastmail, Gmail with an app password, a self-hosted Dovecot…). */
+export const imapProvider: ProviderDefinition<EmailDriver, typeof settings, typeof secrets> = {
+  name: 'imap',
+  description: 'A mailbox over IMAP and SMTP',
+  settings,
+  secrets,
+  open: async ({ settings: s, secrets: k }) => ImapSmtpMailbox.open(s, k.password),
+  test: async (driver) => (driver as ImapSmtpMailbox).check(),
+};
