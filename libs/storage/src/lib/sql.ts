@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { Dialect } from './data-source-options';
 
 /**
@@ -8,11 +8,25 @@ import type { Dialect } from './data-source-options';
  */
 export class Sql {
   private readonly numbered = new Map<string, string>();
+  /** SQLite's transactions, one after another (see `transaction`). */
+  private sqliteTransactions: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly dataSource: DataSource,
     readonly dialect: Dialect,
   ) {}
+
+  /**
+   * Runs `work` in a transaction. TypeORM drives SQLite through one connection, where a second BEGIN while one
+   * transaction is open fails ("cannot start a transaction within a transaction"): on SQLite, transactions
+   * therefore wait for each other. PostgreSQL's pool gives each its own connection.
+   */
+  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    if (this.dialect === 'postgres') return this.dataSource.transaction(work);
+    const run = this.sqliteTransactions.then(() => this.dataSource.transaction(work));
+    this.sqliteTransactions = run.catch(() => undefined);
+    return run;
+  }
 
   query<Row>(sql: string, params: unknown[]): Promise<Row[]> {
     return this.dataSource.query(this.dialect === 'postgres' ? this.toPostgres(sql) : sql, params);

@@ -115,3 +115,28 @@ describe.each(['sqlite', 'postgres'] as const)('memory recall on %s', (dialect) 
     }
   });
 });
+
+describe.each(['sqlite', 'postgres'] as const)('messages appended at the same time on %s', (dialect) => {
+  it('all land, and the discussion counts every one (SQLite has one connection: its transactions take turns)', async () => {
+    const { storage, dispose } = await openTestStorage(dialect);
+    try {
+      const user = await storage.users.create({ email: `busy-${dialect}@example.com`, displayName: 'Busy' });
+      const discussions = await Promise.all(
+        Array.from({ length: 4 }, (_, i) => storage.discussions.create(user.id, `Busy ${i}`)),
+      );
+      await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          storage.discussions.appendMessage(user.id, discussions[i % 4].id, {
+            role: 'user',
+            text: `message ${i}`,
+          }),
+        ),
+      );
+      for (const discussion of discussions) {
+        expect((await storage.discussions.get(user.id, discussion.id))?.messageCount).toBe(6);
+      }
+    } finally {
+      await dispose();
+    }
+  });
+});

@@ -104,7 +104,7 @@ export class DiscussionsRepository {
 
   /** Appends a message and bumps the discussion's count and time in one transaction. */
   async appendMessage(userId: string, discussionId: string, input: NewMessage): Promise<MessageEntity> {
-    return this.dataSource.transaction(async (tx) => {
+    return this.sql.transaction(async (tx) => {
       const now = new Date();
       const message = Object.assign(new MessageEntity(), {
         id: input.id ?? newId('message'),

@@ -48,5 +48,6 @@ export const filesPhrases: PhraseRule[] = [
     examples: ['delete old/draft.txt', 'delete the file shopping.txt'],
     patterns: [new RegExp(`^delete\\s+(?:the file\\s+)?${FILE}$`, 'i')],
     act: (m) => ({ kind: 'tool', tool: 'files_delete', input: { path: m[1] } }),
+    offers: { tool: 'files_delete', can: 'delete a file, once you confirm' },
   },
 ];
