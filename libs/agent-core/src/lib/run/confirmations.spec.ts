@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { connectTool, defineFamily, defineTool } from '@assistant/tool-kit';
-import type { QueryEventBody } from '@assistant/contracts';
-import { builtinModel } from '../models/builtin/builtin-model';
-import { runQuery, type ConfirmationOutcome, type PendingCall } from './run-query';
+import { runBuiltin } from '../../testing/run-builtin';
+import type { ConfirmationOutcome, PendingCall } from './run-query';
 
 /** A light switch: a side effect, so every call must be confirmed first. */
 const switched: string[] = [];
@@ -35,28 +34,8 @@ const home = defineFamily({
     `The ${(output as { device: string }).device} is now ${(output as { state: string }).state}.`,
 });
 
-async function ask(text: string, confirm?: (call: PendingCall) => Promise<ConfirmationOutcome>) {
-  const events: QueryEventBody[] = [];
-  await runQuery(
-    {
-      queryId: 'qry_1',
-      discussionId: 'dsc_1',
-      messageId: 'msg_1',
-      userId: 'usr_1',
-      modelName: 'builtin',
-      model: builtinModel({ pacingMs: 0, families: [home] }),
-      text,
-      history: [],
-      recalled: [],
-      timeZone: 'UTC',
-      tools: [connectTool(setState, null)],
-      confirm,
-      signal: new AbortController().signal,
-    },
-    (event) => void events.push(event),
-  );
-  return events;
-}
+const ask = (text: string, confirm?: (call: PendingCall) => Promise<ConfirmationOutcome>) =>
+  runBuiltin(text, [home], { tools: [connectTool(setState, null)], confirm });
 
 beforeEach(() => (switched.length = 0));
 

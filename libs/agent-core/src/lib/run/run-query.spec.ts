@@ -3,34 +3,13 @@ import { connectTool, defineTool } from '@assistant/tool-kit';
 import type { QueryEventBody } from '@assistant/contracts';
 import { builtinModel } from '../models/builtin/builtin-model';
 import { fakeMemoryFamily, fakeMemoryTools, type FakeMemory } from '../../testing/fake-memory-family';
+import { runBuiltin } from '../../testing/run-builtin';
 import { runQuery, toolCallsOf, type RunInput } from './run-query';
 
 const model = (pacingMs = 0) => builtinModel({ pacingMs, families: [fakeMemoryFamily] });
 
-async function run(text: string, overrides: Partial<RunInput> = {}): Promise<QueryEventBody[]> {
-  const events: QueryEventBody[] = [];
-  await runQuery(
-    {
-      queryId: 'qry_1',
-      discussionId: 'dsc_1',
-      messageId: 'msg_1',
-      userId: 'usr_1',
-      modelName: 'builtin',
-      model: model(),
-      text,
-      history: [],
-      recalled: [],
-      timeZone: 'UTC',
-      tools: fakeMemoryTools(),
-      signal: new AbortController().signal,
-      ...overrides,
-    },
-    (event) => {
-      events.push(event);
-    },
-  );
-  return events;
-}
+const run = (text: string, overrides: Partial<RunInput> = {}) =>
+  runBuiltin(text, [fakeMemoryFamily], { tools: fakeMemoryTools(), ...overrides });
 
 describe('runQuery with the built-in model', () => {
   it('saves a memory through the tool loop and confirms it, with one terminal event last', async () => {

@@ -1,8 +1,6 @@
 import { defineFamily } from '@assistant/tool-kit';
 import { fakeMemoryFamily } from '../../../testing/fake-memory-family';
-import type { QueryEventBody } from '@assistant/contracts';
-import { runQuery } from '../../run/run-query';
-import { builtinModel } from './builtin-model';
+import { runBuiltin } from '../../../testing/run-builtin';
 import { PhraseBook } from './phrase-book';
 import {
   answerFromToolResult,
@@ -106,24 +104,7 @@ describe('what the built-in model says', () => {
 
 describe('a request for a tool the account does not have', () => {
   it('says the family is missing from the account rather than that the tool is "not available"', async () => {
-    const events: QueryEventBody[] = [];
-    await runQuery(
-      {
-        queryId: 'qry_1',
-        discussionId: 'dsc_1',
-        messageId: 'msg_1',
-        userId: 'usr_1',
-        modelName: 'builtin',
-        model: builtinModel({ pacingMs: 0, families: [fakeMemoryFamily] }),
-        text: 'remember that the gate code is 4711',
-        history: [],
-        recalled: [],
-        timeZone: 'UTC',
-        tools: [],
-        signal: new AbortController().signal,
-      },
-      (event) => void events.push(event),
-    );
+    const events = await runBuiltin('remember that the gate code is 4711', [fakeMemoryFamily]);
     expect(events.at(-1)).toMatchObject({
       type: 'query.completed',
       text: "I have no tool for what you told me on this account, so I can't help with that. This query gives me no tools at all, so I can only chat.",
