@@ -25,3 +25,4 @@ export {
 export type { BuiltinAction, PhraseContext, PhraseRule } from './lib/phrases';
 export { asSentence, capitalise, joinAnd, toSecondPerson } from './lib/person';
 export { allowedTools, withheldTools, type WithheldTool } from './lib/tool-registry';
+export { addressPolicy, assertHostAllowed, unmapped, type AddressPolicy } from './lib/address-policy';

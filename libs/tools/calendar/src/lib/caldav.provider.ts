@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProviderDefinition } from '@assistant/tool-kit';
+import { assertHostAllowed, type ProviderDefinition } from '@assistant/tool-kit';
 import type { CalendarDriver } from './calendar.driver';
 import { CalDavCalendar } from './caldav.driver';
 
@@ -14,8 +14,10 @@ export const caldavProvider: ProviderDefinition<CalendarDriver, typeof settings,
   description: 'A CalDAV calendar (Nextcloud, Fastmail, iCloud, Radicale…)',
   settings,
   secrets,
-  open: async ({ settings: s, secrets: k }) =>
-    CalDavCalendar.connect({ url: s.url, username: s.username, password: k.password }),
+  open: async ({ settings: s, secrets: k }, env) => {
+    await assertHostAllowed(new URL(s.url).hostname, env);
+    return CalDavCalendar.connect({ url: s.url, username: s.username, password: k.password });
+  },
   // Logging in and finding a calendar was the test.
   test: async () => undefined,
 };

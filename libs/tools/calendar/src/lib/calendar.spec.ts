@@ -251,3 +251,16 @@ describe('the calendar family', () => {
     ]);
   });
 });
+
+describe('on the hosted API', () => {
+  it("refuses a calendar on the service's own network unless the operator allows it", async () => {
+    const hosted = { ...env, deployment: 'hosted' as const };
+    const open = (allowPrivateHosts: string[]) =>
+      caldavProvider.open(
+        { settings: { url, username: 'alice' }, secrets: { password: 'secret' } },
+        { ...hosted, allowPrivateHosts },
+      );
+    await expect(open([])).rejects.toThrow(/127\.0\.0\.1 is a private or local address/);
+    await expect(open(['127.0.0.1/32'])).resolves.toBeDefined();
+  });
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProviderDefinition } from '@assistant/tool-kit';
+import { assertHostAllowed, type ProviderDefinition } from '@assistant/tool-kit';
 import type { EmailDriver } from './email.driver';
 import { ImapSmtpMailbox } from './imap-smtp.driver';
 
@@ -22,6 +22,10 @@ export const imapProvider: ProviderDefinition<EmailDriver, typeof settings, type
   description: 'A mailbox over IMAP and SMTP',
   settings,
   secrets,
-  open: async ({ settings: s, secrets: k }) => ImapSmtpMailbox.open(s, k.password),
+  open: async ({ settings: s, secrets: k }, env) => {
+    await assertHostAllowed(s.imap_host, env);
+    await assertHostAllowed(s.smtp_host, env);
+    return ImapSmtpMailbox.open(s, k.password);
+  },
   test: async (driver) => (driver as ImapSmtpMailbox).check(),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConnectionTestError, type ProviderDefinition } from '@assistant/tool-kit';
+import { assertHostAllowed, ConnectionTestError, type ProviderDefinition } from '@assistant/tool-kit';
 import type { HomeDriver } from './home.driver';
 import { HomeAssistant } from './home-assistant.driver';
 import { MqttHome } from './mqtt.driver';
@@ -16,7 +16,10 @@ export const homeAssistantProvider: ProviderDefinition<HomeDriver, typeof haSett
   description: 'Home Assistant',
   settings: haSettings,
   secrets: haSecrets,
-  open: async ({ settings, secrets }) => new HomeAssistant(settings.url, secrets.token),
+  open: async ({ settings, secrets }, env) => {
+    await assertHostAllowed(new URL(settings.url).hostname, env);
+    return new HomeAssistant(settings.url, secrets.token);
+  },
   test: async (driver, signal) => (driver as HomeAssistant).check(signal),
 };
 
@@ -34,6 +37,7 @@ export const mqttProvider: ProviderDefinition<HomeDriver, typeof mqttSettings, t
   settings: mqttSettings,
   secrets: mqttSecrets,
   open: async ({ settings, secrets }, env) => {
+    await assertHostAllowed(new URL(settings.url).hostname, env);
     try {
       return await MqttHome.connect({
         url: settings.url,

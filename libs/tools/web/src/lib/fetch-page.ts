@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import type { AddressPolicy } from './address-policy';
+import type { AddressPolicy } from '@assistant/tool-kit';
 import { htmlTitle, htmlToText } from './html-text';
 
 export interface FetchLimits {

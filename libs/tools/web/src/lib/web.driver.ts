@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ProviderDefinition } from '@assistant/tool-kit';
-import { addressPolicy } from './address-policy';
+import { addressPolicy, type ProviderDefinition } from '@assistant/tool-kit';
 import { fetchPage, type FetchedPage, type FetchLimits } from './fetch-page';
 
 /** What the web tools do through a connection. */

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { addressPolicy, unmapped } from './address-policy';
+import { addressPolicy, unmapped } from '@assistant/tool-kit';
 import { fetchPage, WebFetchError, type Resolver } from './fetch-page';
 import { htmlToText } from './html-text';
 import { webFamily } from './web.family';

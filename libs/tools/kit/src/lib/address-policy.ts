@@ -1,4 +1,6 @@
+import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { ConnectionTestError, type DriverEnvironment } from './family';
 
 /**
  * Which addresses a fetch may connect to. Everything that reaches this machine, its network or a cloud's
@@ -79,4 +81,28 @@ export function addressPolicy(allow: readonly string[] = []): AddressPolicy {
       return null;
     },
   };
+}
+
+/**
+ * Refuses a connection's host when it resolves to a private or local address on the hosted API (unless the
+ * operator allows it): a customer's CalDAV or Home Assistant URL must not reach the service's own network. A
+ * self-hosted server's accounts are its household, whose servers are on the local network: allowed there.
+ * The driver's own client resolves the name again when it connects; this check is the gate, not a pin.
+ */
+export async function assertHostAllowed(host: string, env: DriverEnvironment): Promise<void> {
+  if (env.deployment !== 'hosted') return;
+  const name = host.replace(/^\[|\]$/g, '');
+  const policy = addressPolicy(env.allowPrivateHosts);
+  const addresses = isIP(name)
+    ? [{ address: name }]
+    : await lookup(name, { all: true, verbatim: true }).catch((error: NodeJS.ErrnoException) => {
+        throw new ConnectionTestError(`${name} could not be resolved (${error.code ?? error.message})`);
+      });
+  for (const { address } of addresses) {
+    const refusal = policy.refusal(name, address);
+    if (refusal)
+      throw new ConnectionTestError(
+        refusal.replace("the connection's allow_hosts setting", 'ASSISTANT_ALLOW_PRIVATE_HOSTS'),
+      );
+  }
 }
