@@ -134,3 +134,4 @@ export {
   type UpdateConnection,
 } from './lib/connections';
 export { confirmationSchema, type Confirmation } from './lib/queries';
+export { updateAccountSchema, type UpdateAccount } from './lib/account';

@@ -16,6 +16,9 @@ export const accountSchema = z
     display_name: z.string(),
     created_at: timestampSchema,
     deployment: deploymentSchema,
+    auto_approved_tools: z
+      .array(z.string())
+      .describe('tools the assistant may use without asking first, side-effecting ones included'),
     token: z.object({
       kind: tokenKindSchema,
       scopes: z.array(scopeSchema),
@@ -25,3 +28,16 @@ export const accountSchema = z
   })
   .meta({ id: 'Account' });
 export type Account = z.infer<typeof accountSchema>;
+
+/** `PATCH /me`: the account's settings. */
+export const updateAccountSchema = z
+  .strictObject({
+    auto_approved_tools: z
+      .array(z.string().min(1).max(64))
+      .max(100)
+      .describe(
+        'tools the assistant may use without asking first (e.g. ["home_set_state"]); [] asks for every change',
+      ),
+  })
+  .meta({ id: 'UpdateAccount' });
+export type UpdateAccount = z.infer<typeof updateAccountSchema>;

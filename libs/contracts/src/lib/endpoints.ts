@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Scope } from './scopes';
 import type { ErrorCode } from './problem';
 import { listEnvelopeSchema, pageQuerySchema, searchablePageQuerySchema } from './common';
-import { accountSchema } from './account';
+import { accountSchema, updateAccountSchema } from './account';
 import {
   createDiscussionSchema,
   discussionSchema,
@@ -171,6 +171,16 @@ export const ROUTES = {
     summary: 'The calling account and token',
     response: { status: 200, schema: accountSchema },
     errors: read,
+  },
+  updateMe: {
+    method: 'PATCH',
+    path: '/me',
+    scope: 'write:account',
+    tag: 'account',
+    summary: "Change the account's settings: the tools the assistant may use without asking first",
+    body: updateAccountSchema,
+    response: { status: 200, schema: accountSchema },
+    errors: write,
   },
   listDiscussions: {
     method: 'GET',

@@ -13,6 +13,8 @@ import { QueryLogSqlite1795391090949 } from './migrations/sqlite/1795391090949-q
 import { QueryLogPostgres1795391090949 } from './migrations/postgres/1795391090949-query-log';
 import { ConnectionsSqlite1795500000000 } from './migrations/sqlite/1795500000000-connections';
 import { ConnectionsPostgres1795500000000 } from './migrations/postgres/1795500000000-connections';
+import { AutoApprovedToolsSqlite1795600000000 } from './migrations/sqlite/1795600000000-auto-approved-tools';
+import { AutoApprovedToolsPostgres1795600000000 } from './migrations/postgres/1795600000000-auto-approved-tools';
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; file: string }
@@ -32,11 +34,17 @@ export const ENTITIES = [
 ];
 
 const MIGRATIONS = {
-  sqlite: [InitialSchemaSqlite1732233600000, QueryLogSqlite1795391090949, ConnectionsSqlite1795500000000],
+  sqlite: [
+    InitialSchemaSqlite1732233600000,
+    QueryLogSqlite1795391090949,
+    ConnectionsSqlite1795500000000,
+    AutoApprovedToolsSqlite1795600000000,
+  ],
   postgres: [
     InitialSchemaPostgres1732233600000,
     QueryLogPostgres1795391090949,
     ConnectionsPostgres1795500000000,
+    AutoApprovedToolsPostgres1795600000000,
   ],
 };
 

@@ -9,12 +9,13 @@ import { fromJson, toDate, toDateOrNull } from './sql';
 /** Column lists and row mappers for the plain-SQL reads; the same shapes TypeORM would hydrate. */
 type Row = Record<string, unknown>;
 
-export const USER_COLUMNS = 'id, email, display_name, created_at';
+export const USER_COLUMNS = 'id, email, display_name, auto_approved_tools, created_at';
 export function userFromRow(r: Row): UserEntity {
   return Object.assign(new UserEntity(), {
     id: r.id,
     email: r.email,
     displayName: r.display_name,
+    autoApprovedTools: fromJson<string[]>(r.auto_approved_tools),
     createdAt: toDate(r.created_at),
   });
 }

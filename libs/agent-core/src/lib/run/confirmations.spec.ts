@@ -87,4 +87,17 @@ describe('side-effecting calls wait for the user', () => {
     expect(switched).toEqual([]);
     expect(events.find((e) => e.type === 'tool_call.completed')).toMatchObject({ status: 'denied' });
   });
+
+  it('does not ask about a tool the account allows without asking', async () => {
+    const events = await runBuiltin('turn on the lamp', [home], {
+      tools: [connectTool(setState, null)],
+      autoApproved: ['home_set_state'],
+      confirm: async () => {
+        throw new Error('asked although allowed');
+      },
+    });
+    expect(switched).toEqual(['lamp on']);
+    expect(events.some((e) => e.type === 'tool_call.awaiting_confirmation')).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: 'query.completed', text: 'The lamp is now on.' });
+  });
 });

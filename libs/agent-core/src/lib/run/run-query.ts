@@ -50,6 +50,8 @@ export interface RunInput {
    * Without it such calls are refused: nothing changes outside the assistant unless someone said yes.
    */
   confirm?: (call: PendingCall) => Promise<ConfirmationOutcome>;
+  /** Side-effecting tools the account lets the assistant use without asking. */
+  autoApproved?: readonly string[];
   /** Aborting it cancels the run (`query.incomplete`, reason `cancelled`). */
   signal: AbortSignal;
   limits?: Partial<RunLimits>;
@@ -175,7 +177,7 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
         // tool's own limit, and the confirmation's deadline, apply.
         idle.pause();
         try {
-          if (definition.side_effects) {
+          if (definition.side_effects && !input.autoApproved?.includes(definition.name)) {
             const call = { callId: toolCallId, tool: definition.name, arguments: args };
             emit({
               type: 'tool_call.awaiting_confirmation',

@@ -158,4 +158,26 @@ describe('confirming a side-effecting call', () => {
     expect(events.find((e) => e.type === 'tool_call.completed')).toMatchObject({ status: 'denied' });
     expect(events.at(-1)).toMatchObject({ type: 'query.incomplete', reason: 'confirmation_timeout' });
   });
+
+  it('needs no confirmation for a tool the account allows without asking (PATCH /me, write:account)', async () => {
+    const allow = (tools: string[], token = api.token) =>
+      call('PATCH', '/me', { auto_approved_tools: tools }, token);
+    expect(
+      (await allow(['home_set_state'], await api.issueToken(['write:queries', 'read:account']))).status,
+    ).toBe(403);
+    const unknown = await allow(['home_explode']);
+    expect(unknown.status).toBe(422);
+    const allowed = await allow(['home_set_state']);
+    expect(allowed.status).toBe(200);
+    expect(((await allowed.json()) as { auto_approved_tools: string[] }).auto_approved_tools).toEqual([
+      'home_set_state',
+    ]);
+    try {
+      const events = await (await ask('turn on the lamp')).rest();
+      expect(events.some((e) => e.type === 'tool_call.awaiting_confirmation')).toBe(false);
+      expect(switched).toEqual(['lamp on']);
+    } finally {
+      await allow([]);
+    }
+  });
 });

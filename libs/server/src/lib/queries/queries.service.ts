@@ -75,7 +75,7 @@ export class QueriesService implements BeforeApplicationShutdown {
       release();
       throw error;
     }
-    const { discussionId, queryId, messageId, history, recalled } = prepared;
+    const { discussionId, queryId, messageId, history, recalled, autoApproved } = prepared;
     try {
       await this.log.open({
         id: queryId,
@@ -106,6 +106,7 @@ export class QueriesService implements BeforeApplicationShutdown {
         withheldTools: withheld,
         timeZone: this.config.queries.timeZone,
         confirm: (call) => this.confirmations.wait(queryId, call.callId, controller.signal),
+        autoApproved,
         signal: controller.signal,
         limits: this.config.queries.limits,
       },
@@ -167,7 +168,10 @@ export class QueriesService implements BeforeApplicationShutdown {
       text: body.text,
       queryId,
     });
+    // The tools this account lets the assistant use without asking (PATCH /me).
+    const autoApproved = (await this.storage.users.findById(userId))?.autoApprovedTools ?? [];
     return {
+      autoApproved,
       discussionId: discussion.id,
       queryId,
       // Allocated after the question is stored: message ids sort in conversation order.

@@ -19,6 +19,7 @@ export class UsersRepository {
       id: newId('user'),
       email: input.email.toLowerCase(),
       displayName: input.displayName,
+      autoApprovedTools: [],
       createdAt: new Date(),
     });
     await this.repo.createQueryBuilder().insert().values(user).updateEntity(false).execute();
@@ -39,6 +40,14 @@ export class UsersRepository {
       [email.toLowerCase()],
     );
     return row && userFromRow(row);
+  }
+
+  /** Sets the tools the assistant may use for this account without asking first. */
+  async setAutoApprovedTools(id: string, tools: readonly string[]): Promise<void> {
+    await this.sql.query(`UPDATE users SET auto_approved_tools = ? WHERE id = ?`, [
+      JSON.stringify(tools),
+      id,
+    ]);
   }
 
   /** The first account created: on a self-hosted server, its owner. */
