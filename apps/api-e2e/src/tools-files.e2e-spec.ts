@@ -32,7 +32,8 @@ describe('files through a query, with confirmation', () => {
     expect(refused.stderr).toContain('refused files_write');
     expect(refused.stderr).toContain('approve with --yes');
     expect(refused.stdout).toBe("I couldn't do that: you did not approve it, so it was not done.\n");
-    expect(existsSync(join(ownFolder(), 'shopping.txt'))).toBe(false);
+    // Refused before it ran: the account's folder was not even opened.
+    expect(existsSync(join(dataDir, 'files'))).toBe(false);
   });
 
   it('writes once approved with --yes, then reads and finds the file', async () => {

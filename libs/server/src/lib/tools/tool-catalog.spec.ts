@@ -132,14 +132,22 @@ describe('ToolCatalog', () => {
     await catalog.onApplicationShutdown();
   });
 
-  it('opens a connection once for many questions, again when it changed, and closes them all at shutdown', async () => {
+  it('opens a connection at its first call, once for many questions, again when it changed, and closes them all', async () => {
     const connections = { ada: [hub('con_ada')] };
     const { catalog, stats } = catalogWith(connections);
+    const callState = async () => {
+      const { tools } = await catalog.forRun({ userId: 'ada', ...everything });
+      const state = tools.find((t) => t.name === 'home_get_state');
+      return state?.handler({}, { driver: state.driver } as never);
+    };
     await catalog.forRun({ userId: 'ada', ...everything });
-    await catalog.forRun({ userId: 'ada', ...everything });
+    await catalog.list('ada');
+    expect(stats.opened).toBe(0);
+    await callState();
+    await callState();
     expect(stats.opened).toBe(1);
     connections.ada = [hub('con_ada', new Date(2))];
-    await catalog.forRun({ userId: 'ada', ...everything });
+    await callState();
     expect(stats.opened).toBe(2);
     await catalog.onApplicationShutdown();
     expect(stats.closed).toBe(2);
@@ -196,7 +204,7 @@ describe('ToolCatalog', () => {
     await selfHosted.onApplicationShutdown();
   });
 
-  it('leaves out a family whose connection cannot be opened, and tries again next time', async () => {
+  it('fails the call of a connection that cannot be opened, with its reason, and tries again next time', async () => {
     let failing = true;
     const home = countingHome();
     const provider = home.family.providers[0];
@@ -218,9 +226,14 @@ describe('ToolCatalog', () => {
       {} as Storage,
       config('self-hosted'),
     );
-    expect((await catalog.forRun({ userId: 'ada', ...everything })).tools).toEqual([]);
+    const callState = async () => {
+      const { tools } = await catalog.forRun({ userId: 'ada', ...everything });
+      const state = tools.find((t) => t.name === 'home_get_state');
+      return state?.handler({}, { driver: state.driver } as never);
+    };
+    await expect(callState()).rejects.toThrow('hub unreachable');
     failing = false;
-    expect((await catalog.forRun({ userId: 'ada', ...everything })).tools).toHaveLength(2);
+    await expect(callState()).resolves.toEqual({ url: 'http://con_ada.lan' });
     await catalog.onApplicationShutdown();
   });
 });

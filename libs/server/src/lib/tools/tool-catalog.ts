@@ -8,6 +8,8 @@ import {
   withheldTools,
   type ConnectedTool,
   type DriverEnvironment,
+  type ProviderDefinition,
+  type ToolDefinition,
   type ToolFamily,
   type WithheldTool,
 } from '@assistant/tool-kit';
@@ -70,6 +72,7 @@ export class ToolCatalog implements OnApplicationShutdown {
 
   /** The whole catalogue, with `active` for the tools this account has (`GET /tools`). */
   async list(userId: string): Promise<ToolInfo[]> {
+    // Connecting nothing: drivers open only when a tool is called.
     const active = new Set((await this.accountTools(userId)).map((tool) => tool.name));
     return this.families
       .flatMap((family) =>
@@ -105,11 +108,11 @@ export class ToolCatalog implements OnApplicationShutdown {
   /**
    * The account's tools, each connected to its driver: the memory family always; a family with connections
    * through the first of them (one connection per family for now), else through its default connection on
-   * this deployment, if it has one. A connection whose driver cannot be opened leaves its family out.
+   * this deployment, if it has one. Drivers open when a tool is first called (a question about memories logs in
+   * to no mail server), then stay in the pool; a connection that cannot be opened fails that call, in its words.
    */
   private async accountTools(userId: string): Promise<ConnectedTool[]> {
     const connections = await this.connections.activeConnections(userId);
-    const env = this.environment();
     const tools: ConnectedTool[] = [];
     for (const family of this.families) {
       if (family.providers.length === 0) {
@@ -119,9 +122,10 @@ export class ToolCatalog implements OnApplicationShutdown {
       }
       const connection =
         connections.find((c) => c.family === family.name) ?? this.defaultConnection(family, userId);
-      if (!connection) continue;
-      const driver = await this.open(family, connection, env);
-      if (driver !== undefined) tools.push(...family.tools.map((tool) => connectTool(tool, driver)));
+      const provider = family.providers.find((p) => p.name === connection?.provider);
+      if (!connection || !provider) continue;
+      const driver = () => this.open(provider, connection);
+      tools.push(...family.tools.map((tool) => connectOnFirstCall(tool, driver)));
     }
     return tools;
   }
@@ -140,33 +144,28 @@ export class ToolCatalog implements OnApplicationShutdown {
     };
   }
 
-  private async open(
-    family: ToolFamily,
-    connection: ActiveConnection,
-    env: DriverEnvironment,
-  ): Promise<unknown> {
-    const provider = family.providers.find((p) => p.name === connection.provider);
-    if (!provider) return undefined;
+  /** The pooled driver of a connection, opened on first use (a failure is not kept: the next call tries again). */
+  private open(provider: ProviderDefinition, connection: ActiveConnection): Promise<unknown> {
     const key = `${connection.id}@${connection.updatedAt.getTime()}`;
-    try {
-      return await this.pool.get(key, () =>
-        provider.open(
+    return this.pool.get(key, async () => {
+      try {
+        return await provider.open(
           {
             settings: provider.settings.parse(connection.settings),
             secrets: provider.secrets.parse(connection.secrets),
           },
-          env,
-        ),
-      );
-    } catch (error) {
-      // The query goes on without this family; the connection's status says why (never its secrets).
-      this.logger.warn({
-        connection_id: connection.id,
-        family: family.name,
-        reason: (error as Error).message,
-      });
-      return undefined;
-    }
+          this.environment(),
+        );
+      } catch (error) {
+        // Said to the operator without the connection's secrets; the call's error says it to the user.
+        this.logger.warn({
+          connection_id: connection.id,
+          family: connection.family,
+          reason: (error as Error).message,
+        });
+        throw error;
+      }
+    });
   }
 
   /** What a driver of this server is opened with. */
@@ -187,6 +186,18 @@ export class ToolCatalog implements OnApplicationShutdown {
       throw ApiError.validation(unknown.map((name) => ({ field: 'tools', message: `unknown tool ${name}` })));
     }
   }
+}
+
+/** A tool whose driver is opened when it is first called, not when the run is prepared. */
+function connectOnFirstCall(
+  tool: ToolDefinition<z.ZodObject, unknown, unknown>,
+  driver: () => Promise<unknown>,
+): ConnectedTool {
+  return {
+    ...tool,
+    driver: undefined,
+    handler: async (input, context) => tool.handler(input, { ...context, driver: await driver() }),
+  };
 }
 
 /** The memory family's driver: this server's own storage. */
