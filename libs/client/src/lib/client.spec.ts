@@ -54,6 +54,7 @@ describe('AssistantClient', () => {
       display_name: 'Owner',
       created_at: NOW,
       deployment: 'self-hosted',
+      auto_approved_tools: [],
       token: { kind: 'personal', scopes: ['read:account'] },
       some_newer_field: true,
     };
