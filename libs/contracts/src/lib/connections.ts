@@ -16,6 +16,11 @@ export const connectionSchema = z
     settings: settingsSchema,
     status: z.enum(['ok', 'error']).describe('how the last try of the connection went'),
     last_error: z.string().nullable().describe("the remote server's reason when status is error"),
+    default: z
+      .boolean()
+      .describe(
+        "built into this server (the web fetcher; on a self-hosted server the account's own folder): used when no connection of the account's own serves a tool; it cannot be changed or removed",
+      ),
     created_at: timestampSchema,
     updated_at: timestampSchema,
   })

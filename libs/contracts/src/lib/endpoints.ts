@@ -130,7 +130,8 @@ export const ROUTES = {
     path: '/connections',
     scope: 'read:tools',
     tag: 'tools',
-    summary: 'The connections of this account (never their secrets), in the order they were added',
+    summary:
+      'The connections of this account (never their secrets), in the order they were added, then the defaults it has on this server',
     response: { status: 200, schema: connectionListSchema },
     errors: read,
   },
@@ -152,16 +153,17 @@ export const ROUTES = {
     summary: 'Rename a connection or change its settings or secrets; a changed connection is tried again',
     body: updateConnectionSchema,
     response: { status: 200, schema: connectionSchema },
-    errors: [...write, 'not_found', 'connection_failed'],
+    errors: [...write, 'not_found', 'conflict', 'connection_failed'],
   },
   deleteConnection: {
     method: 'DELETE',
     path: '/connections/{id}',
     scope: 'write:tools',
     tag: 'tools',
-    summary: 'Remove a connection; its tools leave the account at once',
+    summary:
+      'Remove a connection; its tools leave the account at once (a default connection cannot be removed)',
     response: { status: 204 },
-    errors: one,
+    errors: [...one, 'conflict'],
   },
   getMe: {
     method: 'GET',

@@ -11,6 +11,7 @@ export {
 } from './lib/define-tool';
 export {
   defineFamily,
+  servesTool,
   ConnectionTestError,
   TOOL_FAMILIES,
   type DefaultConnection,
@@ -25,4 +26,10 @@ export {
 export type { BuiltinAction, PhraseContext, PhraseRule } from './lib/phrases';
 export { asSentence, capitalise, joinAnd, toSecondPerson } from './lib/person';
 export { allowedTools, withheldTools, type WithheldTool } from './lib/tool-registry';
-export { addressPolicy, assertHostAllowed, unmapped, type AddressPolicy } from './lib/address-policy';
+export {
+  addressPolicy,
+  assertHostAllowed,
+  connectionPolicy,
+  unmapped,
+  type AddressPolicy,
+} from './lib/address-policy';

@@ -11,7 +11,27 @@ export function presentConnection(c: StoredConnection): Connection {
     settings: c.settings,
     status: c.status,
     last_error: c.lastError,
+    default: false,
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
+  };
+}
+
+/** A connection the account has without adding it; it exists as long as the account does. */
+export function presentDefaultConnection(
+  c: { id: string; family: string; provider: string; name: string; settings: Record<string, unknown> },
+  accountCreatedAt: Date,
+): Connection {
+  return {
+    id: c.id,
+    family: c.family as Connection['family'],
+    provider: c.provider,
+    name: c.name,
+    settings: c.settings,
+    status: 'ok',
+    last_error: null,
+    default: true,
+    created_at: accountCreatedAt.toISOString(),
+    updated_at: accountCreatedAt.toISOString(),
   };
 }

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ALL_SCOPES, connectionSchema, type Connection } from '@assistant/contracts';
+import { ALL_SCOPES, connectionSchema, type Connection, type ToolInfo } from '@assistant/contracts';
 import { ConnectionTestError, defineFamily, defineTool, type ToolFamily } from '@assistant/tool-kit';
 import { createAccount } from '../accounts/create-account';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
@@ -43,9 +43,40 @@ hub.open = async ({ settings, secrets }) => {
   return { url: String(settings.url) };
 };
 
+/**
+ * A family with a default connection (a plain fetcher every account has) and a second provider that alone serves
+ * its search tool, as the web family has.
+ */
+const pageTool = (name: string, providers?: string[]) =>
+  defineTool<{ via: string }>()({
+    name,
+    description: name,
+    input: z.object({}),
+    scope: 'read:web',
+    providers,
+    handler: async (_input, { driver }) => driver.via,
+  });
+const lookupFamily = defineFamily<{ via: string }>({
+  name: 'web',
+  description: 'pages',
+  topic: { about: 'pages', keywords: [] },
+  providers: ['plain', 'search'].map((name) => ({
+    name,
+    description: `Test ${name}`,
+    settings: z.object({}),
+    secrets: z.object({}),
+    open: async () => ({ via: name }),
+    test: async () => undefined,
+  })),
+  defaults: [{ provider: 'plain', name: 'Pages', deployments: ['self-hosted'], settings: () => ({}) }],
+  tools: [pageTool('web_get', ['plain']), pageTool('web_lookup', ['search'])],
+  phrases: [],
+  answer: () => '',
+});
+
 let api: InProcessApp;
 beforeAll(async () => {
-  api = await startInProcessApp({ families: [hubFamily as ToolFamily] });
+  api = await startInProcessApp({ families: [hubFamily as ToolFamily, lookupFamily as ToolFamily] });
 });
 afterAll(() => api?.close());
 
@@ -70,7 +101,7 @@ describe('connections', () => {
     expect(res.body).not.toContain('secrets');
 
     const list = await api.inject({ method: 'GET', url: '/api/v1/connections' });
-    expect(list.json().data.map((c: Connection) => c.id)).toEqual([created.id]);
+    expect(list.json().data.map((c: Connection) => c.id)).toEqual([created.id, 'con_default_web_plain']);
     expect(list.body).not.toContain(SECRET);
     const tools = await api.inject({ method: 'GET', url: '/api/v1/tools' });
     expect(tools.json().data).toContainEqual(
@@ -132,9 +163,8 @@ describe('connections', () => {
   it("hides one account's connections from another, and needs write:tools to change them", async () => {
     const other = await createAccount(api.storage, { email: 'other@example.test', scopes: ALL_SCOPES });
     const asOther = { token: other.token };
-    expect((await api.inject({ method: 'GET', url: '/api/v1/connections', ...asOther })).json().data).toEqual(
-      [],
-    );
+    const theirs = await api.inject({ method: 'GET', url: '/api/v1/connections', ...asOther });
+    expect(theirs.json().data.map((c: Connection) => c.id)).toEqual(['con_default_web_plain']);
     for (const method of ['PATCH', 'DELETE'] as const) {
       const res = await api.inject({
         method,
@@ -168,5 +198,40 @@ describe('connections', () => {
     expect(
       (await api.inject({ method: 'DELETE', url: `/api/v1/connections/${created.id}` })).statusCode,
     ).toBe(404);
+  });
+
+  it("lists the default connections after the account's own, and refuses to change or remove them", async () => {
+    const list = (await api.inject({ method: 'GET', url: '/api/v1/connections' })).json()
+      .data as Connection[];
+    const fallback = list.find((c) => c.id === 'con_default_web_plain');
+    expect(fallback).toMatchObject({ family: 'web', provider: 'plain', name: 'Pages', default: true });
+    expect(list.filter((c) => !c.default).every((c) => c.id !== fallback?.id)).toBe(true);
+    for (const method of ['PATCH', 'DELETE'] as const) {
+      const res = await api.inject({
+        method,
+        url: '/api/v1/connections/con_default_web_plain',
+        payload: method === 'PATCH' ? { name: 'mine' } : undefined,
+      });
+      expect({ method, status: res.statusCode, code: res.json().code }).toEqual({
+        method,
+        status: 409,
+        code: 'conflict',
+      });
+    }
+  });
+
+  it('connects each tool to the first connection that serves it: a search connection adds search, the default keeps fetching', async () => {
+    const active = async () =>
+      Object.fromEntries(
+        ((await api.inject({ method: 'GET', url: '/api/v1/tools' })).json().data as ToolInfo[])
+          .filter((t) => t.family === 'web')
+          .map((t) => [t.name, t.active]),
+      );
+    expect(await active()).toEqual({ web_get: true, web_lookup: false });
+    const search = await post({ family: 'web', provider: 'search' });
+    expect(search.statusCode).toBe(201);
+    expect(await active()).toEqual({ web_get: true, web_lookup: true });
+    await api.inject({ method: 'DELETE', url: `/api/v1/connections/${search.json().id}` });
+    expect(await active()).toEqual({ web_get: true, web_lookup: false });
   });
 });

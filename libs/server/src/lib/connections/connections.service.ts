@@ -7,7 +7,7 @@ import { SERVER_CONFIG, STORAGE } from '../core.module';
 import type { ServerConfig } from '../config/server-config';
 import { ApiError } from '../http/api-error';
 import { TOOL_FAMILIES, ToolCatalog } from '../tools/tool-catalog';
-import { presentConnection } from './connection.presenter';
+import { presentConnection, presentDefaultConnection } from './connection.presenter';
 import { SecretBox } from './secret-box';
 
 /** How long a connection is tried before it is saved: a server that does not answer by then is refused. */
@@ -28,8 +28,16 @@ export class ConnectionsService {
     private readonly catalog: ToolCatalog,
   ) {}
 
+  /** The account's own connections in the order they were added, then the defaults it has on this server. */
   async list(userId: string): Promise<{ data: Connection[] }> {
-    return { data: (await this.storage.connections.list(userId)).map(presentConnection) };
+    const [own, account] = await Promise.all([
+      this.storage.connections.list(userId),
+      this.storage.users.findById(userId),
+    ]);
+    const defaults = this.catalog
+      .defaultConnections(userId)
+      .map((c) => presentDefaultConnection(c, account?.createdAt ?? new Date()));
+    return { data: [...own.map(presentConnection), ...defaults] };
   }
 
   async create(userId: string, body: CreateConnection): Promise<Connection> {
@@ -51,6 +59,7 @@ export class ConnectionsService {
   }
 
   async update(userId: string, id: string, body: UpdateConnection): Promise<Connection> {
+    this.refuseDefault(userId, id);
     const stored = await this.find(userId, id);
     const provider = this.providerOf(stored.family, stored.provider);
     const reconnect = body.settings !== undefined || body.secrets !== undefined;
@@ -73,8 +82,20 @@ export class ConnectionsService {
   }
 
   async delete(userId: string, id: string): Promise<void> {
+    this.refuseDefault(userId, id);
     if (!(await this.storage.connections.delete(userId, id))) throw ApiError.notFound('connection');
     this.catalog.notifyChanged(userId);
+  }
+
+  /** A default connection is part of the server: adding one of the account's own is how it is replaced. */
+  private refuseDefault(userId: string, id: string): void {
+    const fallback = this.catalog.defaultConnections(userId).find((c) => c.id === id);
+    if (fallback) {
+      throw new ApiError(
+        'conflict',
+        `${fallback.name} (${id}) is built into this server and cannot be changed or removed; add a ${fallback.family} connection of your own to use instead`,
+      );
+    }
   }
 
   private async find(userId: string, id: string): Promise<StoredConnection> {

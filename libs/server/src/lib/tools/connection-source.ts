@@ -10,6 +10,8 @@ export interface ActiveConnection {
   settings: Record<string, unknown>;
   secrets: Record<string, unknown>;
   updatedAt: Date;
+  /** What its opened driver is pooled under, when the id alone does not tell accounts apart (default connections). */
+  poolKey?: string;
 }
 
 /** Where the catalogue finds an account's connections: the connections resource implements it over storage. */

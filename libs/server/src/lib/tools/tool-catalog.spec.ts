@@ -204,6 +204,96 @@ describe('ToolCatalog', () => {
     await selfHosted.onApplicationShutdown();
   });
 
+  it('connects each tool to the first connection whose provider serves it, the defaults last', async () => {
+    const via = (name: string, providers?: string[]) =>
+      defineTool<{ via: string }>()({
+        name,
+        description: name,
+        input: z.object({}),
+        scope: 'read:web',
+        providers,
+        handler: async (_input, { driver }) => driver.via,
+      });
+    const web = defineFamily<{ via: string }>({
+      name: 'web',
+      description: 'pages',
+      topic: { about: 'pages', keywords: [] },
+      providers: ['fetch', 'searxng', 'brave'].map((name) => ({
+        name,
+        description: name,
+        settings: z.object({ label: z.string() }),
+        secrets: z.object({}),
+        open: async ({ settings }) => ({ via: `${name}:${settings.label}` }),
+        test: async () => undefined,
+      })),
+      defaults: [
+        {
+          provider: 'fetch',
+          name: 'Web',
+          deployments: ['self-hosted'],
+          settings: () => ({ label: 'default' }),
+        },
+      ],
+      tools: [via('web_fetch', ['fetch']), via('web_search', ['searxng', 'brave'])],
+      phrases: [],
+      answer: () => '',
+    });
+    const connection = (id: string, provider: string): ActiveConnection => ({
+      id,
+      family: 'web',
+      provider,
+      settings: { label: id },
+      secrets: {},
+      updatedAt: new Date(1),
+    });
+    const connections: Record<string, ActiveConnection[]> = {
+      ada: [connection('con_b', 'brave'), connection('con_s', 'searxng')],
+    };
+    const catalog = new ToolCatalog(
+      [web as ToolFamily],
+      { activeConnections: async (userId) => connections[userId] ?? [] },
+      {} as Storage,
+      config('self-hosted'),
+    );
+    const served = async (userId: string) => {
+      const { tools } = await catalog.forRun({ userId, scopes: ['read:web'] });
+      return Object.fromEntries(
+        await Promise.all(
+          tools.map(async (t) => [t.name, await t.handler({}, { driver: t.driver } as never)] as const),
+        ),
+      );
+    };
+    expect(await served('ada')).toEqual({ web_fetch: 'fetch:default', web_search: 'brave:con_b' });
+    expect(await served('bob')).toEqual({ web_fetch: 'fetch:default' });
+    expect(catalog.defaultConnections('bob')).toMatchObject([
+      { id: 'con_default_web_fetch', provider: 'fetch', settings: { label: 'default' } },
+    ]);
+    await catalog.onApplicationShutdown();
+  });
+
+  it('refuses a tool that names a provider its family does not have', () => {
+    expect(() =>
+      defineFamily({
+        name: 'web',
+        description: 'pages',
+        topic: { about: 'pages', keywords: [] },
+        providers: [],
+        tools: [
+          defineTool()({
+            name: 'web_search',
+            description: 'search',
+            input: z.object({}),
+            scope: 'read:web',
+            providers: ['bing'],
+            handler: async () => ({}),
+          }),
+        ],
+        phrases: [],
+        answer: () => '',
+      }),
+    ).toThrow('tool web_search names bing, which is no provider of family web');
+  });
+
   it('fails the call of a connection that cannot be opened, with its reason, and tries again next time', async () => {
     let failing = true;
     const home = countingHome();

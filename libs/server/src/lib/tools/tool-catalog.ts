@@ -5,6 +5,7 @@ import type { Scope, ToolInfo } from '@assistant/contracts';
 import {
   allowedTools,
   connectTool,
+  servesTool,
   withheldTools,
   type ConnectedTool,
   type DriverEnvironment,
@@ -106,10 +107,12 @@ export class ToolCatalog implements OnApplicationShutdown {
   }
 
   /**
-   * The account's tools, each connected to its driver: the memory family always; a family with connections
-   * through the first of them (one connection per family for now), else through its default connection on
-   * this deployment, if it has one. Drivers open when a tool is first called (a question about memories logs in
-   * to no mail server), then stay in the pool; a connection that cannot be opened fails that call, in its words.
+   * The account's tools, each connected to its driver: the memory family always; every other tool through the
+   * first connection that serves it — the account's own in the order they were added, then the family's defaults
+   * on this deployment (`web_fetch` keeps its default when a search connection is added; a WebDAV folder takes
+   * over the files tools from the default folder). Drivers open when a tool is first called (a question about
+   * memories logs in to no mail server), then stay in the pool; a connection that cannot be opened fails that
+   * call, in its words.
    */
   private async accountTools(userId: string): Promise<ConnectedTool[]> {
     const connections = await this.connections.activeConnections(userId);
@@ -120,33 +123,46 @@ export class ToolCatalog implements OnApplicationShutdown {
         tools.push(...family.tools.map((tool) => connectTool(tool, this.memory)));
         continue;
       }
-      const connection =
-        connections.find((c) => c.family === family.name) ?? this.defaultConnection(family, userId);
-      const provider = family.providers.find((p) => p.name === connection?.provider);
-      if (!connection || !provider) continue;
-      const driver = () => this.open(provider, connection);
-      tools.push(...family.tools.map((tool) => connectOnFirstCall(tool, driver)));
+      const candidates = [
+        ...connections.filter((c) => c.family === family.name),
+        ...this.defaultConnections(userId).filter((c) => c.family === family.name),
+      ];
+      for (const tool of family.tools) {
+        const connection = candidates.find((c) => servesTool(c.provider, tool));
+        const provider = family.providers.find((p) => p.name === connection?.provider);
+        if (!connection || !provider) continue;
+        tools.push(connectOnFirstCall(tool, () => this.open(provider, connection)));
+      }
     }
     return tools;
   }
 
-  private defaultConnection(family: ToolFamily, userId: string): ActiveConnection | undefined {
+  /**
+   * The connections every account has on this deployment without adding one (the web fetcher; a self-hosted
+   * account's own folder), with their ids as `GET /connections` lists them.
+   */
+  defaultConnections(userId: string): Array<ActiveConnection & { name: string }> {
     const env = this.environment();
-    const fallback = family.defaults?.find((d) => d.deployments.includes(this.config.deployment));
-    if (!fallback) return undefined;
-    return {
-      id: `default:${family.name}:${fallback.provider}:${userId}`,
-      family: family.name,
-      provider: fallback.provider,
-      settings: fallback.settings(env, userId),
-      secrets: {},
-      updatedAt: new Date(0),
-    };
+    return this.families.flatMap((family) =>
+      (family.defaults ?? [])
+        .filter((fallback) => fallback.deployments.includes(this.config.deployment))
+        .map((fallback) => ({
+          id: defaultConnectionId(family.name, fallback.provider),
+          family: family.name,
+          provider: fallback.provider,
+          name: fallback.name,
+          settings: fallback.settings(env, userId),
+          secrets: {},
+          // Pooled per account: the id alone is the same for every account.
+          poolKey: `${userId}:${defaultConnectionId(family.name, fallback.provider)}`,
+          updatedAt: new Date(0),
+        })),
+    );
   }
 
   /** The pooled driver of a connection, opened on first use (a failure is not kept: the next call tries again). */
   private open(provider: ProviderDefinition, connection: ActiveConnection): Promise<unknown> {
-    const key = `${connection.id}@${connection.updatedAt.getTime()}`;
+    const key = `${connection.poolKey ?? connection.id}@${connection.updatedAt.getTime()}`;
     return this.pool.get(key, async () => {
       try {
         return await provider.open(
@@ -186,6 +202,11 @@ export class ToolCatalog implements OnApplicationShutdown {
       throw ApiError.validation(unknown.map((name) => ({ field: 'tools', message: `unknown tool ${name}` })));
     }
   }
+}
+
+/** The id of a default connection in `GET /connections`: the same for every account, which never sees another's. */
+export function defaultConnectionId(family: string, provider: string): string {
+  return `con_default_${family}_${provider}`;
 }
 
 /** A tool whose driver is opened when it is first called, not when the run is prepared. */

@@ -83,16 +83,35 @@ export function addressPolicy(allow: readonly string[] = []): AddressPolicy {
   };
 }
 
+/** Every address: a self-hosted server's connections point into its household's own network. */
+const ANYWHERE = addressPolicy(['0.0.0.0/0', '::/0']);
+
 /**
- * Refuses a connection's host when it resolves to a private or local address on the hosted API (unless the
- * operator allows it): a customer's CalDAV or Home Assistant URL must not reach the service's own network. A
- * self-hosted server's accounts are its household, whose servers are on the local network: allowed there.
- * The driver's own client resolves the name again when it connects; this check is the gate, not a pin.
+ * The addresses a connection's own server (a CalDAV URL, a SearXNG instance, a Home Assistant) may have: on the
+ * hosted API public ones only, unless the operator allows more (`ASSISTANT_ALLOW_PRIVATE_HOSTS`), so a customer's
+ * URL cannot reach the service's own network; on a self-hosted server any, since its accounts are its household
+ * and their servers are on the local network.
+ */
+export function connectionPolicy(env: DriverEnvironment): AddressPolicy {
+  if (env.deployment !== 'hosted') return ANYWHERE;
+  const policy = addressPolicy(env.allowPrivateHosts);
+  return {
+    refusal: (host, address) =>
+      policy
+        .refusal(host, address)
+        ?.replace("the connection's allow_hosts setting", 'ASSISTANT_ALLOW_PRIVATE_HOSTS') ?? null,
+  };
+}
+
+/**
+ * Refuses a connection's host when it resolves to an address `connectionPolicy` refuses. Drivers whose client
+ * connects by name resolve it again when they connect: for them this check is the gate, not a pin (drivers that
+ * make their own requests connect to the checked address instead).
  */
 export async function assertHostAllowed(host: string, env: DriverEnvironment): Promise<void> {
   if (env.deployment !== 'hosted') return;
   const name = host.replace(/^\[|\]$/g, '');
-  const policy = addressPolicy(env.allowPrivateHosts);
+  const policy = connectionPolicy(env);
   const addresses = isIP(name)
     ? [{ address: name }]
     : await lookup(name, { all: true, verbatim: true }).catch((error: NodeJS.ErrnoException) => {
@@ -100,9 +119,6 @@ export async function assertHostAllowed(host: string, env: DriverEnvironment): P
       });
   for (const { address } of addresses) {
     const refusal = policy.refusal(name, address);
-    if (refusal)
-      throw new ConnectionTestError(
-        refusal.replace("the connection's allow_hosts setting", 'ASSISTANT_ALLOW_PRIVATE_HOSTS'),
-      );
+    if (refusal) throw new ConnectionTestError(refusal);
   }
 }

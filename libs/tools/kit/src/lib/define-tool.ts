@@ -38,6 +38,11 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output 
    * waits for the user's confirmation before calling them, unless the account allows the tool without asking.
    */
   side_effects: boolean;
+  /**
+   * The providers of its family whose connections can serve this tool (`web_search`: `searxng`, `brave`); absent
+   * when every provider of the family can. The catalogue connects the tool to the account's first such connection.
+   */
+  providers?: readonly string[];
   annotations: ToolAnnotations;
   handler(input: z.infer<Input>, context: ToolContext<D>): Promise<Output>;
 }
@@ -53,6 +58,7 @@ export function defineTool<D = unknown>() {
     input: Input;
     scope: Scope;
     side_effects?: boolean;
+    providers?: readonly string[];
     annotations?: ToolAnnotations;
     handler(input: z.infer<Input>, context: ToolContext<D>): Promise<Output>;
   }): ToolDefinition<Input, Output, D> => {

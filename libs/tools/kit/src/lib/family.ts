@@ -109,12 +109,21 @@ export interface ToolFamily<D = unknown> {
 
 /** Declares a family; checks that each tool's name starts with `<family>_`. */
 export function defineFamily<D>(family: ToolFamily<D>): ToolFamily<D> {
+  const providers = new Set(family.providers.map((p) => p.name));
   for (const tool of family.tools) {
     if (!tool.name.startsWith(`${family.name}_`)) {
       throw new Error(`tool ${tool.name} of family ${family.name} must be named ${family.name}_<verb>`);
     }
+    const unknown = tool.providers?.find((name) => !providers.has(name));
+    if (unknown)
+      throw new Error(`tool ${tool.name} names ${unknown}, which is no provider of family ${family.name}`);
   }
   return family;
+}
+
+/** Whether a connection of `provider` can serve `tool` (see `ToolDefinition.providers`). */
+export function servesTool(provider: string, tool: Pick<ToolDefinition, 'providers'>): boolean {
+  return !tool.providers || tool.providers.includes(provider);
 }
 
 /**

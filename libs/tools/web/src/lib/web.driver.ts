@@ -1,11 +1,20 @@
 import { z } from 'zod';
 import { addressPolicy, type ProviderDefinition } from '@assistant/tool-kit';
 import { fetchPage, type FetchedPage, type FetchLimits } from './fetch-page';
+import type { SearchResults } from './web-search';
 
-/** What the web tools do through a connection. */
-export interface WebDriver {
+/** What `web_fetch` does through a `fetch` connection. */
+export interface PageFetcher {
   fetch(url: string, signal: AbortSignal): Promise<FetchedPage>;
 }
+
+/** What `web_search` does through a search engine's connection (`searxng`, `brave`). */
+export interface WebSearcher {
+  search(query: string, count: number, signal: AbortSignal): Promise<SearchResults>;
+}
+
+/** The web family's drivers: each tool names the providers whose driver it needs. */
+export type WebDriver = PageFetcher | WebSearcher;
 
 const fetchSettings = z.object({
   allow_hosts: z
@@ -20,7 +29,7 @@ const fetchSettings = z.object({
 /** Plain HTTP(S) fetching from this server: needs no account, only the operator's allow-list. */
 export function fetchProvider(
   limits?: Partial<FetchLimits>,
-): ProviderDefinition<WebDriver, typeof fetchSettings> {
+): ProviderDefinition<PageFetcher, typeof fetchSettings> {
   return {
     name: 'fetch',
     description: 'Fetch public web pages from this server',

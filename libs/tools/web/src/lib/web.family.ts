@@ -1,18 +1,35 @@
 import { defineFamily } from '@assistant/tool-kit';
 import { fetchProvider, type WebDriver } from './web.driver';
+import { braveProvider, searxngProvider } from './search-engines';
 import { webFetch } from './tools/web-fetch.tool';
+import { webSearch } from './tools/web-search.tool';
 import { webPhrases } from './phrases';
 import { webAnswer } from './answers';
 
-/** The web: pages fetched as text, with every address checked (no requests into the server's own network). */
+/**
+ * The web: pages fetched as text, with every address checked (no requests into the server's own network), and
+ * searched through a search engine the account connects (SearXNG, Brave).
+ */
 export const webFamily = defineFamily<WebDriver>({
   name: 'web',
-  description: 'Web pages, fetched and read as text.',
+  description: 'Web pages, fetched and read as text, and web search.',
   topic: {
     about: 'the web (pages, weather, news, search)',
-    keywords: ['web', 'website', 'internet', 'webpage', 'url', 'link', 'weather', 'forecast', 'news'],
+    keywords: [
+      'web',
+      'website',
+      'internet',
+      'online',
+      'google',
+      'webpage',
+      'url',
+      'link',
+      'weather',
+      'forecast',
+      'news',
+    ],
   },
-  providers: [fetchProvider()],
+  providers: [fetchProvider(), searxngProvider, braveProvider],
   // Fetching needs no account: every account has it, on both deployments, with an empty allow-list.
   defaults: [
     {
@@ -22,7 +39,7 @@ export const webFamily = defineFamily<WebDriver>({
       settings: () => ({ allow_hosts: [] }),
     },
   ],
-  tools: [webFetch],
+  tools: [webFetch, webSearch],
   phrases: webPhrases,
   answer: webAnswer,
 });

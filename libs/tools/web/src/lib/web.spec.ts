@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { addressPolicy, unmapped } from '@assistant/tool-kit';
-import { fetchPage, WebFetchError, type Resolver } from './fetch-page';
+import { WebFetchError, type Resolver } from './checked-get';
+import { fetchPage } from './fetch-page';
 import { htmlToText } from './html-text';
 import { webFamily } from './web.family';
 
@@ -189,24 +190,42 @@ describe('the web family', () => {
     });
   });
 
-  it('understands every example of its phrasings, taking the URL as said', () => {
-    for (const rule of webFamily.phrases) {
-      for (const example of rule.examples) {
-        const text = example.replace(/[.!]+$/, '');
+  it('understands every example of its phrasings, taking the URL or the search as said', () => {
+    const context = { now: new Date(), timeZone: 'UTC' };
+    const understood = (example: string) => {
+      const text = example.replace(/[.!]+$/, '');
+      for (const rule of webFamily.phrases) {
         const match = rule.patterns.map((p) => text.match(p)).find(Boolean);
-        expect({ example, url: match?.[1] }).toEqual({
-          example,
-          url: expect.stringMatching(/^https?:\/\/\S+[^?]$/),
-        });
+        if (match) return rule.act(match, text, context);
       }
+      return undefined;
+    };
+    const [fetchRule, searchRule] = webFamily.phrases;
+    for (const example of fetchRule.examples) {
+      expect({ example, action: understood(example) }).toEqual({
+        example,
+        action: {
+          kind: 'tool',
+          tool: 'web_fetch',
+          input: { url: expect.stringMatching(/^https?:\/\/\S+[^?]$/) },
+        },
+      });
     }
-    const [rule] = webFamily.phrases;
-    const match = 'what does https://example.com/page say?'.match(rule.patterns[0]);
-    expect(rule.act(match as RegExpMatchArray, '', { now: new Date(), timeZone: 'UTC' })).toEqual({
+    expect(understood('what does https://example.com/page say?')).toEqual({
       kind: 'tool',
       tool: 'web_fetch',
       input: { url: 'https://example.com/page' },
     });
+    expect(searchRule.examples.map((example) => understood(example))).toEqual(
+      [
+        'vegan lasagne recipes',
+        'the opening hours of the Louvre',
+        'train strikes in France',
+        'reviews of the Fairphone 5',
+        'best hiking trails near Grenoble',
+        'Rust async runtimes',
+      ].map((query) => ({ kind: 'tool', tool: 'web_search', input: { query } })),
+    );
   });
 
   it('reads text out of markup, entities decoded', () => {

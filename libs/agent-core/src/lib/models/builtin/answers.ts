@@ -57,6 +57,11 @@ export function toolWithheld(tool: string, withheld: readonly WithheldTool[]): s
   return `I can't use ${tool} in this query: it is not available here.`;
 }
 
+/** When the account has the tool's family but no connection that provides this tool of it. */
+export function toolNotConnected(tool: string): string {
+  return `I can't use ${tool} yet: no connection of this account provides it. Add one (POST /api/v1/connections; the README's "Tools and connections" lists them), then ask again.`;
+}
+
 /**
  * A request about a family's topic that none of its phrasings matched. Said from the run's tools: a family that
  * is withheld gets the reason, one that is there gets pointed to a language model, and one the account does not

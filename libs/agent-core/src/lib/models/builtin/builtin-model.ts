@@ -10,7 +10,14 @@ import type {
 import type { SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { FamilyLanguage, WithheldTool } from '@assistant/tool-kit';
 import { PhraseBook } from './phrase-book';
-import { answerFromToolResult, capabilities, familyAnswer, notUnderstood, toolWithheld } from './answers';
+import {
+  answerFromToolResult,
+  capabilities,
+  familyAnswer,
+  notUnderstood,
+  toolNotConnected,
+  toolWithheld,
+} from './answers';
 
 type Reply = { kind: 'text'; text: string } | { kind: 'tool'; tool: string; input: Record<string, unknown> };
 
@@ -66,6 +73,10 @@ function decide(book: PhraseBook, options: LanguageModelV3CallOptions): Reply {
       // Withheld from this run (scope, tool list): say why. Absent from the account: say the family is missing.
       const family = book.familyOf(action.tool);
       if (family && !facts.withheldTools.some((w) => w.name === action.tool)) {
+        // The family is there but not this tool (web_fetch without a search engine for web_search).
+        if (available.some((name) => name.startsWith(`${family.name}_`))) {
+          return { kind: 'text', text: toolNotConnected(action.tool) };
+        }
         const request = { family: family.name, about: family.topic.about };
         return { kind: 'text', text: familyAnswer(book, request, available, facts.withheldTools) };
       }

@@ -1,5 +1,5 @@
 import { defineFamily } from '@assistant/tool-kit';
-import { fakeMemoryFamily } from '../../../testing/fake-memory-family';
+import { fakeMemoryFamily, fakeMemoryTools } from '../../../testing/fake-memory-family';
 import { runBuiltin } from '../../../testing/run-builtin';
 import { PhraseBook } from './phrase-book';
 import {
@@ -108,6 +108,17 @@ describe('a request for a tool the account does not have', () => {
     expect(events.at(-1)).toMatchObject({
       type: 'query.completed',
       text: "I have no tool for what you told me on this account, so I can't help with that. This query gives me no tools at all, so I can only chat.",
+    });
+  });
+
+  it('says that a connection is missing when the family is there but not the tool asked for', async () => {
+    const [save] = fakeMemoryTools({ saved: [] });
+    const events = await runBuiltin('when is the dentist?', [fakeMemoryFamily], { tools: [save] });
+    expect(events.at(-1)).toMatchObject({
+      type: 'query.completed',
+      text: expect.stringMatching(
+        /^I can't use memory_search yet: no connection of this account provides it\./,
+      ),
     });
   });
 });
