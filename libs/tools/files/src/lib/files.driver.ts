@@ -1,4 +1,4 @@
-/** What the files tools do through a connection: a local folder today, WebDAV next. */
+/** What the files tools do through a connection: a local folder or a folder on a WebDAV server. */
 export interface FilesDriver {
   list(path: string): Promise<FileEntry[]>;
   search(query: string, path: string, signal: AbortSignal): Promise<FoundFile[]>;

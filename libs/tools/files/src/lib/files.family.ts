@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { defineFamily } from '@assistant/tool-kit';
 import type { FilesDriver } from './files.driver';
 import { localProvider } from './local.provider';
+import { webdavProvider } from './webdav.provider';
 import { filesList } from './tools/files-list.tool';
 import { filesSearch } from './tools/files-search.tool';
 import { filesRead } from './tools/files-read.tool';
@@ -11,12 +12,12 @@ import { filesDelete } from './tools/files-delete.tool';
 import { filesPhrases } from './phrases';
 import { filesAnswer } from './answers';
 
-/** The user's files: a folder on a self-hosted server (WebDAV to come), every path confined to it. */
+/** The user's files: a folder on a self-hosted server or on a WebDAV server, every path confined to it. */
 export const filesFamily = defineFamily<FilesDriver>({
   name: 'files',
   description: 'Files in a folder: list, search, read, and (once confirmed) write, move and delete.',
   topic: { about: 'your files', keywords: ['file', 'folder', 'document', 'pdf', 'spreadsheet'] },
-  providers: [localProvider],
+  providers: [localProvider, webdavProvider],
   // Each account of a self-hosted server has its own folder in the data directory, without setting anything up.
   defaults: [
     {
