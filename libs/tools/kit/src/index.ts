@@ -26,10 +26,14 @@ export {
 export type { BuiltinAction, PhraseContext, PhraseRule } from './lib/phrases';
 export { asSentence, capitalise, joinAnd, toSecondPerson } from './lib/person';
 export { allowedTools, withheldTools, type WithheldTool } from './lib/tool-registry';
+export { addressPolicy, connectionPolicy, unmapped, type AddressPolicy } from './lib/address-policy';
 export {
-  addressPolicy,
+  AddressRefusedError,
   assertHostAllowed,
-  connectionPolicy,
-  unmapped,
-  type AddressPolicy,
-} from './lib/address-policy';
+  connectionAgents,
+  connectionFetch,
+  pinHost,
+  policyLookup,
+  type PinnedHost,
+  type Resolver,
+} from './lib/pinning';

@@ -37,6 +37,8 @@ export class CalDavCalendar implements CalendarDriver {
     url: string;
     username: string;
     password: string;
+    /** The connection's own fetch (see `connectionFetch`): on the hosted API, to checked addresses only. */
+    fetch?: typeof globalThis.fetch;
   }): Promise<CalDavCalendar> {
     const [{ DAVClient }, ical] = await Promise.all([import('tsdav'), loadICal()]);
     const client = new DAVClient({
@@ -44,6 +46,7 @@ export class CalDavCalendar implements CalendarDriver {
       credentials: { username: options.username, password: options.password },
       authMethod: 'Basic',
       defaultAccountType: 'caldav',
+      fetch: options.fetch,
     });
     try {
       await client.login();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assertHostAllowed, type ProviderDefinition } from '@assistant/tool-kit';
+import { assertHostAllowed, connectionFetch, type ProviderDefinition } from '@assistant/tool-kit';
 import type { CalendarDriver } from './calendar.driver';
 import { CalDavCalendar } from './caldav.driver';
 
@@ -16,7 +16,12 @@ export const caldavProvider: ProviderDefinition<CalendarDriver, typeof settings,
   secrets,
   open: async ({ settings: s, secrets: k }, env) => {
     await assertHostAllowed(new URL(s.url).hostname, env);
-    return CalDavCalendar.connect({ url: s.url, username: s.username, password: k.password });
+    return CalDavCalendar.connect({
+      url: s.url,
+      username: s.username,
+      password: k.password,
+      fetch: connectionFetch(env),
+    });
   },
   // Logging in and finding a calendar was the test.
   test: async () => undefined,

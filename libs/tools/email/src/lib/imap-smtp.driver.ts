@@ -1,6 +1,6 @@
 import type { ImapFlow, MessageEnvelopeObject, SearchObject } from 'imapflow';
 import type { Transporter } from 'nodemailer';
-import { ConnectionTestError } from '@assistant/tool-kit';
+import { ConnectionTestError, type PinnedHost } from '@assistant/tool-kit';
 import {
   EMAIL_LIMITS,
   EmailError,
@@ -49,12 +49,25 @@ export class ImapSmtpMailbox implements EmailDriver {
     private readonly settings: MailboxSettings,
     private readonly password: string,
     private readonly smtp: Transporter,
+    private readonly imapHost: PinnedHost,
   ) {}
 
-  static async open(settings: MailboxSettings, password: string): Promise<ImapSmtpMailbox> {
+  /**
+   * `hosts` are where the IMAP and SMTP clients connect (the checked addresses on the hosted API, with the names
+   * for TLS); by default the settings' names.
+   */
+  static async open(
+    settings: MailboxSettings,
+    password: string,
+    hosts: { imap: PinnedHost; smtp: PinnedHost } = {
+      imap: { host: settings.imap_host },
+      smtp: { host: settings.smtp_host },
+    },
+  ): Promise<ImapSmtpMailbox> {
     const nodemailer = await import('nodemailer');
     const smtp = (nodemailer.default ?? nodemailer).createTransport({
-      host: settings.smtp_host,
+      host: hosts.smtp.host,
+      ...(hosts.smtp.servername ? { tls: { servername: hosts.smtp.servername } } : {}),
       port: settings.smtp_port,
       secure: settings.smtp_tls && settings.smtp_port === 465,
       requireTLS: settings.smtp_tls && settings.smtp_port !== 465,
@@ -64,7 +77,7 @@ export class ImapSmtpMailbox implements EmailDriver {
       greetingTimeout: TIMEOUT_MS,
       socketTimeout: TIMEOUT_MS,
     });
-    return new ImapSmtpMailbox(settings, password, smtp);
+    return new ImapSmtpMailbox(settings, password, smtp, hosts.imap);
   }
 
   /** Logs in to IMAP and asks the SMTP server whether it would take mail; either refusal in the server's words. */
@@ -199,7 +212,8 @@ export class ImapSmtpMailbox implements EmailDriver {
     if (this.imap?.usable) return this.imap;
     const { ImapFlow } = await import('imapflow');
     const imap = new ImapFlow({
-      host: this.settings.imap_host,
+      host: this.imapHost.host,
+      servername: this.imapHost.servername,
       port: this.settings.imap_port,
       secure: this.settings.imap_tls,
       auth: { user: this.settings.username, pass: this.password },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assertHostAllowed, type ProviderDefinition } from '@assistant/tool-kit';
+import { pinHost, type ProviderDefinition } from '@assistant/tool-kit';
 import type { EmailDriver } from './email.driver';
 import { ImapSmtpMailbox } from './imap-smtp.driver';
 
@@ -23,9 +23,8 @@ export const imapProvider: ProviderDefinition<EmailDriver, typeof settings, type
   settings,
   secrets,
   open: async ({ settings: s, secrets: k }, env) => {
-    await assertHostAllowed(s.imap_host, env);
-    await assertHostAllowed(s.smtp_host, env);
-    return ImapSmtpMailbox.open(s, k.password);
+    const [imap, smtp] = await Promise.all([pinHost(s.imap_host, env), pinHost(s.smtp_host, env)]);
+    return ImapSmtpMailbox.open(s, k.password, { imap, smtp });
   },
   test: async (driver) => (driver as ImapSmtpMailbox).check(),
 };

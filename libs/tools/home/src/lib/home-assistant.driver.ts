@@ -24,6 +24,8 @@ export class HomeAssistant implements HomeDriver {
   constructor(
     private readonly url: string,
     private readonly token: string,
+    /** The connection's own fetch (see `connectionFetch`): on the hosted API, to checked addresses only. */
+    private readonly fetch: typeof globalThis.fetch = globalThis.fetch,
   ) {}
 
   /** `GET /api/`: Home Assistant answers `{"message": "API running."}` to a token it accepts. */
@@ -80,7 +82,7 @@ export class HomeAssistant implements HomeDriver {
 
   private async request(method: string, path: string, body: unknown, signal: AbortSignal): Promise<Response> {
     try {
-      return await fetch(new URL(path, this.url), {
+      return await this.fetch(new URL(path, this.url), {
         method,
         headers: {
           authorization: `Bearer ${this.token}`,

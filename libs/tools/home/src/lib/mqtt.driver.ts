@@ -1,4 +1,5 @@
 import type { MqttClient } from 'mqtt';
+import type { PinnedHost } from '@assistant/tool-kit';
 import { HomeError, type Device, type DeviceChange, type HomeDriver } from './home.driver';
 
 /** Time for retained discovery and state messages to arrive after subscribing. */
@@ -38,6 +39,8 @@ export class MqttHome implements HomeDriver {
 
   static async connect(options: {
     url: string;
+    /** Where to connect instead of the URL's host (the checked address on the hosted API), with the name for TLS. */
+    broker?: PinnedHost;
     username?: string;
     password?: string;
     discoveryPrefix: string;
@@ -46,6 +49,7 @@ export class MqttHome implements HomeDriver {
   }): Promise<MqttHome> {
     const { connectAsync } = await import('mqtt');
     const client = await connectAsync(options.url, {
+      ...(options.broker ? { host: options.broker.host, servername: options.broker.servername } : {}),
       username: options.username,
       password: options.password,
       connectTimeout: 10_000,

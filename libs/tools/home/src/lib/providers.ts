@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { assertHostAllowed, ConnectionTestError, type ProviderDefinition } from '@assistant/tool-kit';
+import {
+  assertHostAllowed,
+  connectionFetch,
+  ConnectionTestError,
+  pinHost,
+  type ProviderDefinition,
+} from '@assistant/tool-kit';
 import type { HomeDriver } from './home.driver';
 import { HomeAssistant } from './home-assistant.driver';
 import { MqttHome } from './mqtt.driver';
@@ -18,7 +24,7 @@ export const homeAssistantProvider: ProviderDefinition<HomeDriver, typeof haSett
   secrets: haSecrets,
   open: async ({ settings, secrets }, env) => {
     await assertHostAllowed(new URL(settings.url).hostname, env);
-    return new HomeAssistant(settings.url, secrets.token);
+    return new HomeAssistant(settings.url, secrets.token, connectionFetch(env));
   },
   test: async (driver, signal) => (driver as HomeAssistant).check(signal),
 };
@@ -37,10 +43,11 @@ export const mqttProvider: ProviderDefinition<HomeDriver, typeof mqttSettings, t
   settings: mqttSettings,
   secrets: mqttSecrets,
   open: async ({ settings, secrets }, env) => {
-    await assertHostAllowed(new URL(settings.url).hostname, env);
+    const broker = await pinHost(new URL(settings.url).hostname, env);
     try {
       return await MqttHome.connect({
         url: settings.url,
+        broker,
         username: settings.username,
         password: secrets.password,
         discoveryPrefix: settings.discovery_prefix,

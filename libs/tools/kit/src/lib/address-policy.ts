@@ -1,6 +1,5 @@
-import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { ConnectionTestError, type DriverEnvironment } from './family';
+import type { DriverEnvironment } from './family';
 
 /**
  * Which addresses a fetch may connect to. Everything that reaches this machine, its network or a cloud's
@@ -101,24 +100,4 @@ export function connectionPolicy(env: DriverEnvironment): AddressPolicy {
         .refusal(host, address)
         ?.replace("the connection's allow_hosts setting", 'ASSISTANT_ALLOW_PRIVATE_HOSTS') ?? null,
   };
-}
-
-/**
- * Refuses a connection's host when it resolves to an address `connectionPolicy` refuses. Drivers whose client
- * connects by name resolve it again when they connect: for them this check is the gate, not a pin (drivers that
- * make their own requests connect to the checked address instead).
- */
-export async function assertHostAllowed(host: string, env: DriverEnvironment): Promise<void> {
-  if (env.deployment !== 'hosted') return;
-  const name = host.replace(/^\[|\]$/g, '');
-  const policy = connectionPolicy(env);
-  const addresses = isIP(name)
-    ? [{ address: name }]
-    : await lookup(name, { all: true, verbatim: true }).catch((error: NodeJS.ErrnoException) => {
-        throw new ConnectionTestError(`${name} could not be resolved (${error.code ?? error.message})`);
-      });
-  for (const { address } of addresses) {
-    const refusal = policy.refusal(name, address);
-    if (refusal) throw new ConnectionTestError(refusal);
-  }
 }

@@ -1,8 +1,7 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import type { AddressPolicy } from '@assistant/tool-kit';
+import { isIP } from 'node:net';
+import { AddressRefusedError, policyLookup, type AddressPolicy, type Resolver } from '@assistant/tool-kit';
 
 /** A request that cannot be made or is refused; the message is a plain sentence for the answer. */
 export class WebFetchError extends Error {
@@ -11,10 +10,6 @@ export class WebFetchError extends Error {
     this.name = 'WebFetchError';
   }
 }
-
-export type Resolver = (host: string) => Promise<Array<{ address: string; family: number }>>;
-
-const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, verbatim: true });
 
 export interface CheckedGetOptions {
   policy: AddressPolicy;
@@ -59,15 +54,15 @@ export function checkedGet(url: URL, options: CheckedGetOptions): Promise<Incomi
       {
         method: 'GET',
         signal: options.signal,
-        lookup: checkedLookup(options.policy, options.resolve ?? systemResolver),
+        lookup: policyLookup(options.policy, options.resolve),
         headers: { 'user-agent': 'Assistant (+https://github.com/assistant)', ...options.headers },
       },
       resolveResponse,
     );
     req.on('error', (error) =>
       reject(
-        error instanceof WebFetchError
-          ? error
+        error instanceof AddressRefusedError
+          ? new WebFetchError(error.message)
           : new WebFetchError(`${url.host} could not be reached: ${error.message}`),
       ),
     );
@@ -101,34 +96,4 @@ export async function readBody(
     response.destroy();
   }
   return { body: Buffer.concat(chunks).subarray(0, maxBytes), cut };
-}
-
-/** A socket lookup that resolves with `resolve` and refuses the name if any of its addresses is refused. */
-function checkedLookup(policy: AddressPolicy, resolve: Resolver): LookupFunction {
-  return (host, options, callback) => {
-    resolve(host)
-      .then(
-        (addresses) => {
-          if (addresses.length === 0) throw new WebFetchError(`${host} has no address`);
-          for (const { address } of addresses) {
-            const refusal = policy.refusal(host, address);
-            if (refusal) throw new WebFetchError(refusal);
-          }
-          if (options.all) callback(null, addresses);
-          else callback(null, addresses[0].address, addresses[0].family);
-        },
-        (error: NodeJS.ErrnoException) => {
-          if (error instanceof WebFetchError) return callback(error as NodeJS.ErrnoException, '', 0);
-          callback(
-            Object.assign(
-              new WebFetchError(`${host} could not be resolved (${error.code ?? error.message})`),
-              { code: error.code },
-            ),
-            '',
-            0,
-          );
-        },
-      )
-      .catch((error: NodeJS.ErrnoException) => callback(error, '', 0));
-  };
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { AddressPolicy } from '@assistant/tool-kit';
-import { checkedGet, parseHttpUrl, readBody, WebFetchError, type Resolver } from './checked-get';
+import type { AddressPolicy, Resolver } from '@assistant/tool-kit';
+import { checkedGet, parseHttpUrl, readBody, WebFetchError } from './checked-get';
 import { htmlTitle, htmlToText } from './html-text';
 
 export interface FetchLimits {

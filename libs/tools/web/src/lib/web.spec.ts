@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { addressPolicy, unmapped } from '@assistant/tool-kit';
-import { WebFetchError, type Resolver } from './checked-get';
+import { addressPolicy, unmapped, type Resolver } from '@assistant/tool-kit';
+import { WebFetchError } from './checked-get';
 import { fetchPage } from './fetch-page';
 import { htmlToText } from './html-text';
 import { webFamily } from './web.family';
