@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AddressPolicy, Resolver } from '@assistant/tool-kit';
 import { checkedGet, parseHttpUrl, readBody, WebFetchError } from './checked-get';
-import { htmlTitle, htmlToText } from './html-text';
+import { readablePage } from './readable-page';
 
 export interface FetchLimits {
   /** Bytes of the body read at most; the rest is not downloaded. */
@@ -99,13 +99,14 @@ async function read(
     throw error;
   });
   const body = decode(bytes, contentType);
-  const html = HTML_TYPES.test(contentType);
-  const text = html ? htmlToText(body) : body.trim();
+  const { title, text } = HTML_TYPES.test(contentType)
+    ? await readablePage(body, url.href)
+    : { title: undefined, text: body.trim() };
   return {
     url: url.href,
     status,
     content_type: contentType.split(';')[0].trim(),
-    title: html ? htmlTitle(body) : undefined,
+    title,
     text: text.slice(0, limits.maxTextChars),
     truncated: cut || text.length > limits.maxTextChars,
   };

@@ -21,6 +21,17 @@ beforeAll(async () => {
           '<html><head><title>Opening hours &amp; prices</title><style>p{}</style></head><body>' +
             '<script>alert(1)</script><p>We open at 9.</p><p>We close at 17 &mdash; ask Sam.</p></body></html>',
         );
+      case '/article':
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        return res.end(
+          '<html><head><title>Bakery news | Example Town</title></head><body>' +
+            '<header><nav><a href="/">Home</a> <a href="/shop">Shop</a> <a href="/login">Log in</a></nav></header>' +
+            '<aside><h3>Popular</h3><ul><li><a href="/a">Ten cakes</a></li><li><a href="/b">Our team</a></li></ul></aside>' +
+            '<article><h1>Sourdough is back</h1>' +
+            '<p>After three months of repairs to the old oven, the bakery on Mill Street sells sourdough again from Monday, baked every morning before six.</p>' +
+            '<p>The first loaves go to the school kitchen, which ordered forty a week; the rest are sold in the shop until they run out, usually by noon.</p>' +
+            '</article><footer>© Example Town · <a href="/privacy">Privacy</a> · <a href="/cookies">Cookies</a></footer></body></html>',
+        );
       case '/redirect':
         res.writeHead(302, { location: String(url.searchParams.get('to')) });
         return res.end();
@@ -67,6 +78,14 @@ describe('fetchPage', () => {
       truncated: false,
       content_type: 'text/html',
     });
+  });
+
+  it("reads an article as Reader View would: the story, not the page's navigation, links and footer", async () => {
+    const page = await fetchPage(`http://127.0.0.1:${port}/article`, { policy: allowLoopback });
+    expect(page.text).toMatch(/^(Sourdough is back\n)?After three months of repairs/);
+    expect(page.text).toContain('usually by noon.');
+    for (const chrome of ['Log in', 'Ten cakes', 'Privacy', 'Cookies'])
+      expect(page.text).not.toContain(chrome);
   });
 
   it('refuses loopback and private addresses unless the operator allows them', async () => {
