@@ -1,4 +1,4 @@
-import { BUILT, run } from './support/processes';
+import { BUILT, run, startServer, type ServerProcess } from './support/processes';
 import { dropSchema, freshSchemaUrl, TEST_SECRETS_KEY } from './support/targets';
 
 describe('the hosted API', () => {
@@ -47,6 +47,62 @@ describe('the hosted API', () => {
         'assistant: an account with the email ada@example.com already exists',
       );
     } finally {
+      await dropSchema(schema);
+    }
+  });
+
+  it('pre-registers a third-party application, which the authorization server then knows', async () => {
+    const { url, schema } = freshSchemaUrl();
+    const env = { ASSISTANT_DATABASE_URL: url };
+    let server: ServerProcess | undefined;
+    try {
+      expect((await run(BUILT.hostedOps, ['migrate'], env)).code).toBe(0);
+      const refused = await run(
+        BUILT.hostedOps,
+        ['register-client', '--name', 'Bot', '--redirect-uri', 'http://bot.example.com/cb'],
+        env,
+      );
+      expect(refused.stderr.trim()).toBe(
+        'assistant: --redirect-uri http://bot.example.com/cb must be https (http only on 127.0.0.1 or localhost)',
+      );
+      const registered = await run(
+        BUILT.hostedOps,
+        ['register-client', '--name', 'Bakery bot', '--redirect-uri', 'https://bot.example.com/cb'],
+        env,
+      );
+      expect(registered.code).toBe(0);
+      const client = JSON.parse(registered.stdout) as { client_id: string };
+      expect(client).toMatchObject({
+        client_name: 'Bakery bot',
+        redirect_uris: ['https://bot.example.com/cb'],
+      });
+      const listed = JSON.parse((await run(BUILT.hostedOps, ['list-clients'], env)).stdout);
+      expect(listed).toEqual([expect.objectContaining({ client_id: client.client_id })]);
+
+      server = await startServer(BUILT.hosted, [], {
+        ...env,
+        ASSISTANT_SECRETS_KEY: TEST_SECRETS_KEY,
+        ASSISTANT_PORT: '0',
+      });
+      const authorize = (redirect: string) =>
+        fetch(
+          `${server?.url}/oauth/authorize?${new URLSearchParams({
+            client_id: client.client_id,
+            redirect_uri: redirect,
+            response_type: 'code',
+            scope: 'read:memories',
+            code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+            code_challenge_method: 'S256',
+          })}`,
+          { redirect: 'manual' },
+        );
+      // Known, and its redirect URI matches: on to sign-in. An unregistered redirect URI: an error page.
+      expect((await authorize('https://bot.example.com/cb')).headers.get('location')).toMatch(
+        /^\/oauth\/interaction\//,
+      );
+      expect((await authorize('https://bot.example.com/other')).status).toBe(400);
+    } finally {
+      await server?.stop();
       await dropSchema(schema);
     }
   });

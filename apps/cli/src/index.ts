@@ -1,5 +1,6 @@
 import Serve from './commands/serve';
 import Chat from './commands/chat';
+import Pair from './commands/pair';
 import AccountsAdd from './commands/accounts/add';
 import Help from './commands/help';
 
@@ -7,6 +8,7 @@ import Help from './commands/help';
 export const COMMANDS = {
   serve: Serve,
   chat: Chat,
+  pair: Pair,
   'accounts:add': AccountsAdd,
   help: Help,
 };

@@ -5,7 +5,10 @@ import { closeOnSignals, describeStartupError, startSelfHost } from '@assistant/
 startSelfHost().then(
   (server) => {
     closeOnSignals(server);
-    process.stdout.write(`Assistant is listening on ${server.url} (data in ${server.dataDir})\n`);
+    process.stdout.write(
+      `Assistant is listening on ${server.url} (data in ${server.dataDir})\n` +
+        `Sign in (once, within 15 minutes): ${server.signInLink}\n`,
+    );
   },
   (error: unknown) => {
     process.stderr.write(`${describeStartupError(error)}\n`);

@@ -13,3 +13,9 @@ export {
   type GeneratedToken,
   type SecretTokenKind,
 } from './lib/token-format';
+export {
+  generatePairingCode,
+  digestPairingCode,
+  PAIRING_CODE_ALPHABET,
+  type GeneratedPairingCode,
+} from './lib/pairing-code';

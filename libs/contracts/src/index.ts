@@ -77,6 +77,23 @@ export {
   createdTokenSchema,
   type CreatedToken,
 } from './lib/tokens';
+export { integrationSchema, integrationListSchema, type Integration } from './lib/integrations';
+export { protectedResourceMetadataSchema, type ProtectedResourceMetadata } from './lib/oauth';
+export {
+  deviceSchema,
+  type Device,
+  deviceListSchema,
+  createdPairingCodeSchema,
+  type CreatedPairingCode,
+  pairingStatusSchema,
+  type PairingStatus,
+  pairingSchema,
+  type Pairing,
+  claimPairingCodeSchema,
+  type ClaimPairingCode,
+  claimedDeviceSchema,
+  type ClaimedDevice,
+} from './lib/devices';
 export {
   createQuerySchema,
   type CreateQuery,

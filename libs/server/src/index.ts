@@ -9,6 +9,7 @@ export { listen, type RunningServer } from './lib/running-server';
 export {
   startSelfHost,
   addSelfHostAccount,
+  issueSelfHostSignInLink,
   selfHostConfig,
   type SelfHostOptions,
   type SelfHostServer,

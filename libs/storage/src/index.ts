@@ -26,3 +26,17 @@ export type {
   NewConnection,
   StoredConnection,
 } from './lib/repositories/connections.repository';
+export { PairingCodeEntity } from './lib/entities/pairing-code.entity';
+export type { PairingCodesRepository, NewPairingCode } from './lib/repositories/pairing-codes.repository';
+export type { OAuthRecord, OAuthRecordsRepository } from './lib/repositories/oauth-records.repository';
+export type {
+  IntegrationActivityEntry,
+  IntegrationActivityRepository,
+} from './lib/repositories/integration-activity.repository';
+export type {
+  WebSession,
+  NewWebSession,
+  WebSessionsRepository,
+} from './lib/repositories/web-sessions.repository';
+export type { SignInLinksRepository, NewSignInLink } from './lib/repositories/sign-in-links.repository';
+export type { SignInFailuresRepository } from './lib/repositories/sign-in-failures.repository';

@@ -7,6 +7,8 @@ export default class Serve extends Command {
 
 On the first run it creates the owner account and writes an owner token to <data-dir>/credentials.json (readable by you only); "assistant chat" and other local tools use it. Give --database-url to keep the data in PostgreSQL instead.
 
+After the address it prints a one-time sign-in link: open it in a browser to reach your profile page (/profile), where you manage tokens, devices and connections. The link works once, within 15 minutes. For a fresh one, run "assistant serve --login-link" with the same --data-dir (and --database-url): if the server already runs, it prints a new link and exits; otherwise it starts the server, which prints one.
+
 Each flag can also be set by an environment variable, which the flag overrides: ASSISTANT_HOST, ASSISTANT_PORT, ASSISTANT_DATA_DIR, ASSISTANT_DATABASE_URL, ASSISTANT_MODEL. The other settings (log level, models, timeouts, rate limits) are environment variables only; the Configuration table of the README lists them all. A bad value stops the server with one line saying what the setting accepts.`;
 
   static override examples = [
@@ -21,6 +23,11 @@ Each flag can also be set by an environment variable, which the flag overrides: 
     {
       description: 'Keep the data somewhere else',
       command: '<%= config.bin %> <%= command.id %> --data-dir ~/assistant-data',
+    },
+    {
+      description:
+        'Print a fresh one-time sign-in link for the server already running on the default data directory',
+      command: '<%= config.bin %> <%= command.id %> --login-link',
     },
     {
       description: 'Use PostgreSQL instead of the embedded database',
@@ -47,12 +54,33 @@ Each flag can also be set by an environment variable, which the flag overrides: 
       summary: 'A postgres:// URL to use PostgreSQL instead of the embedded SQLite database.',
       helpValue: '<url>',
     }),
+    'login-link': Flags.boolean({
+      summary:
+        'Print a fresh one-time sign-in link: from the server already running on the data directory (then exit), or start one.',
+    }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
     // Loaded here, not at the top: `assistant --help` and other commands must not pay for booting Nest.
-    const { startSelfHost, closeOnSignals, describeStartupError } = await import('@assistant/server');
+    const { startSelfHost, issueSelfHostSignInLink, closeOnSignals, describeStartupError } =
+      await import('@assistant/server');
+    if (flags['login-link']) {
+      let link: string | null;
+      try {
+        link = await issueSelfHostSignInLink({
+          dataDir: flags['data-dir'],
+          databaseUrl: flags['database-url'],
+        });
+      } catch (error) {
+        this.logToStderr(describeStartupError(error));
+        this.exit(1);
+      }
+      if (link) {
+        this.log(`Sign in (once, within 15 minutes): ${link}`);
+        return;
+      }
+    }
     let server;
     try {
       server = await startSelfHost({
@@ -77,6 +105,7 @@ Each flag can also be set by an environment variable, which the flag overrides: 
     else if (server.issuedOwnerToken)
       lines.push('  Wrote a new owner token (the previous one was missing or revoked).');
     lines.push(
+      `  Sign in (once, within 15 minutes): ${server.signInLink}`,
       `  Try: curl -H "Authorization: Bearer $(node -p 'require(process.argv[1]).token' ${server.credentialsFile})" ${server.url}/api/v1/me`,
       'Press Ctrl+C to stop.',
     );

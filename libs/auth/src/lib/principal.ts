@@ -7,5 +7,7 @@ export interface Principal {
   kind: TokenKind;
   scopes: Scope[];
   clientId?: string;
+  /** The OAuth grant an `oauth_access` token was issued under (revoking the integration revokes it). */
+  grantId?: string;
   expiresAt: Date | null;
 }

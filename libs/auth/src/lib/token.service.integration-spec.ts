@@ -120,3 +120,57 @@ describe('TokenService revocation racing a verification', () => {
     }
   });
 });
+
+describe('TokenService and OAuth access tokens of this server', () => {
+  let storage: Storage;
+  let dispose: () => Promise<void>;
+  let userId: string;
+  let tokens: TokenService;
+  beforeAll(async () => {
+    ({ storage, dispose } = await openTestStorage('sqlite'));
+    tokens = new TokenService(storage.tokens);
+    userId = (await storage.users.create({ email: 'o@example.com', displayName: 'O' })).id;
+  });
+  afterAll(async () => dispose());
+
+  const API = 'http://assistant.test/api/v1';
+  const accessToken = (id: string, fields: Record<string, unknown>) =>
+    storage.oauth.upsert(
+      'AccessToken',
+      id,
+      {
+        jti: id,
+        accountId: userId,
+        clientId: 'app_1',
+        grantId: 'grant_1',
+        scope: 'read:memories write:account',
+        aud: API,
+        exp: Math.floor(Date.now() / 1000) + 900,
+        ...fields,
+      },
+      900,
+    );
+  let oauth: TokenService;
+  beforeAll(() => {
+    oauth = new TokenService(storage.tokens, { oauth: { records: storage.oauth, audience: () => API } });
+  });
+
+  it('become a principal of the application, never with write:account', async () => {
+    await accessToken('a'.repeat(43), {});
+    expect(await oauth.verify('a'.repeat(43))).toMatchObject({
+      userId,
+      kind: 'oauth_access',
+      clientId: 'app_1',
+      grantId: 'grant_1',
+      scopes: ['read:memories'],
+    });
+  });
+
+  it('are refused for another audience, once expired, and when OAuth is not set up', async () => {
+    await accessToken('b'.repeat(43), { aud: 'https://elsewhere.example/api' });
+    await accessToken('c'.repeat(43), { exp: Math.floor(Date.now() / 1000) - 1 });
+    expect(await oauth.verify('b'.repeat(43))).toBeNull();
+    expect(await oauth.verify('c'.repeat(43))).toBeNull();
+    expect(await tokens.verify('a'.repeat(43))).toBeNull();
+  });
+});

@@ -1,5 +1,12 @@
-import { isScope, type Scope } from '@assistant/contracts';
-import type { Page, PageRequest, StoredTokenKind, TokenEntity, TokensRepository } from '@assistant/storage';
+import { FIRST_PARTY_ONLY_SCOPES, isScope, type Scope } from '@assistant/contracts';
+import type {
+  OAuthRecordsRepository,
+  Page,
+  PageRequest,
+  StoredTokenKind,
+  TokenEntity,
+  TokensRepository,
+} from '@assistant/storage';
 import { checkTokenFormat, digestToken, generateToken } from './token-format';
 import type { Principal } from './principal';
 
@@ -19,7 +26,17 @@ export interface TokenServiceOptions {
    * long, so the hosted service keeps it at 0 until revocations are broadcast between its processes.
    */
   cacheTtlMs?: number;
+  /**
+   * Where OAuth access tokens issued by this server's authorization server are found, and the audience they must
+   * name (this API's resource identifier, known once the server knows its public address).
+   */
+  oauth?: { records: OAuthRecordsRepository; audience(): string | undefined };
 }
+
+/** Scopes a third-party application's token never carries, whatever its record says (SPEC §2). */
+
+/** An opaque OAuth access token: base64url characters, nothing else (the authorization server makes 43). */
+const OPAQUE_TOKEN = /^[A-Za-z0-9_-]{20,128}$/;
 
 const CACHE_MAX_ENTRIES = 10_000;
 
@@ -36,11 +53,14 @@ export class TokenService {
     { secret: string; principal: Promise<Principal | null> }
   >();
 
+  private readonly oauth?: TokenServiceOptions['oauth'];
+
   constructor(
     private readonly tokens: TokensRepository,
     options: TokenServiceOptions = {},
   ) {
     this.cacheTtlMs = options.cacheTtlMs ?? 0;
+    this.oauth = options.oauth;
   }
 
   async issue(input: {
@@ -65,27 +85,20 @@ export class TokenService {
 
   /** The principal for a presented secret, or null when it is malformed, unknown, revoked or expired. */
   async verify(secret: string): Promise<Principal | null> {
-    if (!checkTokenFormat(secret)) return null;
+    const ours = checkTokenFormat(secret) !== null;
+    if (!ours && !(this.oauth && OPAQUE_TOKEN.test(secret))) return null;
     const digest = digestToken(secret);
     const now = Date.now();
     const cached = this.verified.get(digest);
     if (cached && now - cached.at < this.cacheTtlMs && !isExpired(cached.principal, now)) {
-      this.noteUse(cached.principal.tokenId, now);
+      this.noteUse(cached.principal, now);
       return cached.principal;
     }
     this.verified.delete(digest);
     const revocationsBefore = this.revocations;
-    const record = await this.tokens.findByDigest(digest);
-    if (!record) return null;
-    const principal: Principal = {
-      userId: record.userId,
-      tokenId: record.id,
-      kind: record.kind,
-      scopes: record.scopes.filter(isScope),
-      expiresAt: record.expiresAt,
-    };
-    if (isExpired(principal, now)) return null;
-    this.noteUse(record.id, now);
+    const principal = ours ? await this.findOwn(digest) : await this.findOAuth(secret, digest);
+    if (!principal || isExpired(principal, now)) return null;
+    this.noteUse(principal, now);
     if (this.cacheTtlMs > 0 && revocationsBefore === this.revocations) this.remember(digest, principal, now);
     return principal;
   }
@@ -116,18 +129,77 @@ export class TokenService {
     return deleted;
   }
 
+  /**
+   * Forgets every verified token that `matches` (an integration revoked, an OAuth token revoked at
+   * `/oauth/revoke`): the next request with it asks the database, which no longer has it.
+   */
+  forget(matches: (principal: Principal) => boolean): void {
+    this.revocations++;
+    for (const [digest, entry] of this.verified) if (matches(entry.principal)) this.verified.delete(digest);
+  }
+
+  private async findOwn(digest: string): Promise<Principal | null> {
+    const record = await this.tokens.findByDigest(digest);
+    if (!record) return null;
+    return {
+      userId: record.userId,
+      tokenId: record.id,
+      kind: record.kind,
+      scopes: record.scopes.filter(isScope),
+      expiresAt: record.expiresAt,
+    };
+  }
+
+  /** An access token of this server's authorization server, for this API's audience only. */
+  private async findOAuth(secret: string, digest: string): Promise<Principal | null> {
+    if (!this.oauth) return null;
+    const record = await this.oauth.records.find('AccessToken', secret);
+    const token = record?.payload as
+      | {
+          accountId?: string;
+          clientId?: string;
+          grantId?: string;
+          scope?: string;
+          aud?: unknown;
+          exp?: number;
+        }
+      | undefined;
+    if (!token?.accountId || !token.clientId || !token.grantId || typeof token.exp !== 'number') return null;
+    const audience = this.oauth.audience();
+    const audiences = Array.isArray(token.aud) ? token.aud : [token.aud];
+    if (!audience || !audiences.includes(audience)) return null;
+    return {
+      userId: token.accountId,
+      // Named by its digest: the token itself is the secret and goes nowhere.
+      tokenId: `oat_${digest.slice(0, 24)}`,
+      kind: 'oauth_access',
+      scopes: (token.scope ?? '')
+        .split(' ')
+        .filter(isScope)
+        .filter((scope) => !FIRST_PARTY_ONLY_SCOPES.includes(scope)),
+      clientId: token.clientId,
+      grantId: token.grantId,
+      expiresAt: new Date(token.exp * 1000),
+    };
+  }
+
   private remember(digest: string, principal: Principal, now: number): void {
     if (this.verified.size >= CACHE_MAX_ENTRIES)
       this.verified.delete(this.verified.keys().next().value as string);
     this.verified.set(digest, { principal, at: now });
   }
 
-  private noteUse(tokenId: string, now: number): void {
-    const last = this.lastTouched.get(tokenId) ?? 0;
+  /** Records when a token (for OAuth: its grant, which the profile shows) was last used. */
+  private noteUse(principal: Principal, now: number): void {
+    const key = principal.grantId ?? principal.tokenId;
+    const last = this.lastTouched.get(key) ?? 0;
     if (now - last < LAST_USED_RESOLUTION_MS) return;
-    this.lastTouched.set(tokenId, now);
+    this.lastTouched.set(key, now);
+    const write = principal.grantId
+      ? this.oauth?.records.touchGrant(principal.grantId, new Date(now))
+      : this.tokens.touch(principal.tokenId, new Date(now));
     // Fire and forget: failing to record the time of use must not fail the request.
-    this.tokens.touch(tokenId, new Date(now)).catch(() => this.lastTouched.delete(tokenId));
+    write?.catch(() => this.lastTouched.delete(key));
   }
 }
 

@@ -11,6 +11,15 @@ import {
 } from './discussions';
 import { createMemorySchema, memorySchema, updateMemorySchema } from './memories';
 import { createdTokenSchema, createTokenSchema, personalTokenSchema } from './tokens';
+import { integrationListSchema } from './integrations';
+import { protectedResourceMetadataSchema } from './oauth';
+import {
+  claimedDeviceSchema,
+  claimPairingCodeSchema,
+  createdPairingCodeSchema,
+  deviceListSchema,
+  pairingSchema,
+} from './devices';
 import { confirmationSchema, createQuerySchema, queryEventsQuerySchema, querySchema } from './queries';
 import { queryEventSchema } from './events';
 import { healthSchema } from './health';
@@ -319,6 +328,73 @@ export const ROUTES = {
     response: { status: 204 },
     errors: one,
   },
+  listIntegrations: {
+    method: 'GET',
+    path: '/integrations',
+    scope: 'write:account',
+    tag: 'tokens',
+    summary: 'The third-party applications this account let in, their scopes and last use',
+    response: { status: 200, schema: integrationListSchema },
+    errors: read,
+  },
+  revokeIntegration: {
+    method: 'DELETE',
+    path: '/integrations/{client_id}',
+    scope: 'write:account',
+    tag: 'tokens',
+    summary: 'Revoke an application in one step: every one of its tokens gets 401 from the next request on',
+    response: { status: 204 },
+    errors: one,
+  },
+  createPairingCode: {
+    method: 'POST',
+    path: '/pairing',
+    scope: 'write:account',
+    tag: 'devices',
+    summary:
+      'Create a pairing code for a phone: single-use, valid 10 minutes, shown in this reply only; the device gets the scopes of the calling token except write:account',
+    response: { status: 201, schema: createdPairingCodeSchema },
+    errors: read,
+  },
+  getPairingCode: {
+    method: 'GET',
+    path: '/pairing/{id}',
+    scope: 'write:account',
+    tag: 'devices',
+    summary: 'Whether a pairing code still waits, was claimed (and by which device) or expired',
+    response: { status: 200, schema: pairingSchema },
+    errors: one,
+  },
+  claimPairingCode: {
+    method: 'POST',
+    path: '/pairing/claim',
+    scope: null,
+    tag: 'devices',
+    summary:
+      'A phone claims a pairing code (the code is the credential; no token) and gets a device token, shown in this reply only. A wrong, used or expired code is one and the same 422; counted in the auth rate limit',
+    body: claimPairingCodeSchema,
+    response: { status: 201, schema: claimedDeviceSchema },
+    errors: ['rate_limited', 'validation_failed', 'payload_too_large', 'unsupported_media_type'],
+  },
+  listDevices: {
+    method: 'GET',
+    path: '/devices',
+    scope: 'write:account',
+    tag: 'devices',
+    summary: 'List paired devices (their tokens, never the secrets)',
+    query: pageQuerySchema,
+    response: { status: 200, schema: deviceListSchema },
+    errors: list,
+  },
+  revokeDevice: {
+    method: 'DELETE',
+    path: '/devices/{id}',
+    scope: 'write:account',
+    tag: 'devices',
+    summary: "Unpair a device: revoke its token; the token's next use gets 401",
+    response: { status: 204 },
+    errors: one,
+  },
   getOpenApi: {
     method: 'GET',
     path: '/openapi.json',
@@ -337,6 +413,26 @@ export const ROUTES = {
     summary: 'Alive, and the database answers (outside /api/v1, not rate-limited)',
     response: { status: 200, schema: healthSchema },
     errors: ['service_unavailable'],
+  },
+  getProtectedResourceMetadata: {
+    method: 'GET',
+    path: '/.well-known/oauth-protected-resource/api/v1',
+    mount: 'root',
+    scope: null,
+    tag: 'meta',
+    summary: "This API's protected resource metadata (RFC 9728), naming its authorization server",
+    response: { status: 200, schema: protectedResourceMetadataSchema },
+    errors: [],
+  },
+  getRootProtectedResourceMetadata: {
+    method: 'GET',
+    path: '/.well-known/oauth-protected-resource',
+    mount: 'root',
+    scope: null,
+    tag: 'meta',
+    summary: 'The same metadata where clients that do not insert the path look for it',
+    response: { status: 200, schema: protectedResourceMetadataSchema },
+    errors: [],
   },
 } as const satisfies Record<string, EndpointSpec>;
 

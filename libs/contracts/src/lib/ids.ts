@@ -7,6 +7,8 @@ export const ID_PREFIXES = {
   connection: 'con',
   token: 'tok',
   device: 'dev',
+  /** A phone pairing code's record (never the code itself). */
+  pairing: 'pair',
   user: 'usr',
 } as const;
 

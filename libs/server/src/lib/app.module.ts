@@ -10,24 +10,35 @@ import { RoutingModule } from './routing/routing.module';
 import { DiscussionsModule } from './discussions/discussions.module';
 import { MemoriesModule } from './memories/memories.module';
 import { TokensModule } from './tokens/tokens.module';
+import { DevicesModule } from './devices/devices.module';
 import { MetaModule } from './meta/meta.module';
 import { QueriesModule } from './queries/queries.module';
 import { ToolsModule } from './tools/tools.module';
 import { FAMILIES } from './tools/families';
+import { listeningUrl, PublicAddress } from './http/public-address';
+import { OAuthModule } from './oauth/oauth.module';
+import { WebModule } from './web/web.module';
 
 /** The whole API as one Nest module; both deployments compose it with their own storage and configuration. */
 @Module({})
 export class AppModule {
   static register(config: ServerConfig, { storage, queryEvents, families }: ServerParts): DynamicModule {
+    const address = new PublicAddress(config.publicUrl, listeningUrl(config.host, config.port));
     return {
       module: AppModule,
       imports: [
-        CoreModule.register(storage, config),
-        AuthModule.register(storage.tokens, { cacheTtlMs: config.tokenCacheTtlMs }),
+        CoreModule.register(storage, config, address),
+        AuthModule.register(storage.tokens, {
+          cacheTtlMs: config.tokenCacheTtlMs,
+          oauth: { records: storage.oauth, audience: () => address.apiResource },
+        }),
+        WebModule,
+        OAuthModule,
         AccountsModule,
         DiscussionsModule,
         MemoriesModule,
         TokensModule,
+        DevicesModule,
         MetaModule,
         ToolsModule.register(families ?? FAMILIES),
         QueriesModule.register(queryEvents),

@@ -1,6 +1,7 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { Storage } from '@assistant/storage';
 import type { ServerConfig } from './config/server-config';
+import { PublicAddress } from './http/public-address';
 
 export const STORAGE = Symbol('STORAGE');
 export const SERVER_CONFIG = Symbol('SERVER_CONFIG');
@@ -9,14 +10,15 @@ export const SERVER_CONFIG = Symbol('SERVER_CONFIG');
 @Global()
 @Module({})
 export class CoreModule {
-  static register(storage: Storage, config: ServerConfig): DynamicModule {
+  static register(storage: Storage, config: ServerConfig, address: PublicAddress): DynamicModule {
     return {
       module: CoreModule,
       providers: [
         { provide: STORAGE, useValue: storage },
         { provide: SERVER_CONFIG, useValue: config },
+        { provide: PublicAddress, useValue: address },
       ],
-      exports: [STORAGE, SERVER_CONFIG],
+      exports: [STORAGE, SERVER_CONFIG, PublicAddress],
     };
   }
 }

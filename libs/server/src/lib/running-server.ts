@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigError, type ServerConfig } from './config/server-config';
 import { createHttpApp } from './http/create-http-app';
 import { closeParts, type ServerParts } from './server-parts';
+import { listeningUrl } from './http/public-address';
 
 export interface RunningServer {
   /** Where the API answers, e.g. http://127.0.0.1:7747 */
@@ -36,12 +37,10 @@ export async function listen(
   }
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const displayHost = host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host;
   let closed = false;
   return {
     app,
-    url: `http://${displayHost}:${port}`,
+    url: listeningUrl(config.host, port),
     close: async () => {
       if (closed) return;
       closed = true;

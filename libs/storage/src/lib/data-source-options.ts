@@ -7,6 +7,7 @@ import { MessageEntity } from './entities/message.entity';
 import { MemoryEntity } from './entities/memory.entity';
 import { QueryEntity } from './entities/query.entity';
 import { QueryEventEntity } from './entities/query-event.entity';
+import { PairingCodeEntity } from './entities/pairing-code.entity';
 import { InitialSchemaSqlite1732233600000 } from './migrations/sqlite/1732233600000-initial-schema';
 import { InitialSchemaPostgres1732233600000 } from './migrations/postgres/1732233600000-initial-schema';
 import { QueryLogSqlite1795391090949 } from './migrations/sqlite/1795391090949-query-log';
@@ -15,6 +16,14 @@ import { ConnectionsSqlite1795500000000 } from './migrations/sqlite/179550000000
 import { ConnectionsPostgres1795500000000 } from './migrations/postgres/1795500000000-connections';
 import { AutoApprovedToolsSqlite1795600000000 } from './migrations/sqlite/1795600000000-auto-approved-tools';
 import { AutoApprovedToolsPostgres1795600000000 } from './migrations/postgres/1795600000000-auto-approved-tools';
+import { PairingSqlite1795700000000 } from './migrations/sqlite/1795700000000-pairing';
+import { PairingPostgres1795700000000 } from './migrations/postgres/1795700000000-pairing';
+import { WebSessionsSqlite1795750000000 } from './migrations/sqlite/1795750000000-web-sessions';
+import { WebSessionsPostgres1795750000000 } from './migrations/postgres/1795750000000-web-sessions';
+import { OAuthSqlite1795800000000 } from './migrations/sqlite/1795800000000-oauth';
+import { OAuthPostgres1795800000000 } from './migrations/postgres/1795800000000-oauth';
+import { IntegrationActivitySqlite1795850000000 } from './migrations/sqlite/1795850000000-integration-activity';
+import { IntegrationActivityPostgres1795850000000 } from './migrations/postgres/1795850000000-integration-activity';
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; file: string }
@@ -31,6 +40,7 @@ export const ENTITIES = [
   MemoryEntity,
   QueryEntity,
   QueryEventEntity,
+  PairingCodeEntity,
 ];
 
 const MIGRATIONS = {
@@ -39,12 +49,20 @@ const MIGRATIONS = {
     QueryLogSqlite1795391090949,
     ConnectionsSqlite1795500000000,
     AutoApprovedToolsSqlite1795600000000,
+    PairingSqlite1795700000000,
+    WebSessionsSqlite1795750000000,
+    OAuthSqlite1795800000000,
+    IntegrationActivitySqlite1795850000000,
   ],
   postgres: [
     InitialSchemaPostgres1732233600000,
     QueryLogPostgres1795391090949,
     ConnectionsPostgres1795500000000,
     AutoApprovedToolsPostgres1795600000000,
+    PairingPostgres1795700000000,
+    WebSessionsPostgres1795750000000,
+    OAuthPostgres1795800000000,
+    IntegrationActivityPostgres1795850000000,
   ],
 };
 

@@ -47,7 +47,7 @@ function incrementRandom(digits: number[]): void {
   }
 }
 
-const ID_PATTERN = /^[a-z]{3}_[0-9a-hjkmnp-tv-z]{26}$/;
+const ID_PATTERN = /^[a-z]{3,4}_[0-9a-hjkmnp-tv-z]{26}$/;
 
 export function isIdOf(kind: IdKind, value: string): boolean {
   return value.startsWith(`${ID_PREFIXES[kind]}_`) && ID_PATTERN.test(value);

@@ -9,6 +9,12 @@ import { DiscussionsRepository } from './repositories/discussions.repository';
 import { MemoriesRepository } from './repositories/memories.repository';
 import { QueriesRepository } from './repositories/queries.repository';
 import { ConnectionsRepository } from './repositories/connections.repository';
+import { PairingCodesRepository } from './repositories/pairing-codes.repository';
+import { OAuthRecordsRepository } from './repositories/oauth-records.repository';
+import { IntegrationActivityRepository } from './repositories/integration-activity.repository';
+import { WebSessionsRepository } from './repositories/web-sessions.repository';
+import { SignInLinksRepository } from './repositories/sign-in-links.repository';
+import { SignInFailuresRepository } from './repositories/sign-in-failures.repository';
 
 /** The database behind the repositories. TypeORM stays inside: users get repositories and these few methods. */
 export interface Storage {
@@ -19,6 +25,12 @@ export interface Storage {
   readonly memories: MemoriesRepository;
   readonly queries: QueriesRepository;
   readonly connections: ConnectionsRepository;
+  readonly pairingCodes: PairingCodesRepository;
+  readonly oauth: OAuthRecordsRepository;
+  readonly integrationActivity: IntegrationActivityRepository;
+  readonly webSessions: WebSessionsRepository;
+  readonly signInLinks: SignInLinksRepository;
+  readonly signInFailures: SignInFailuresRepository;
   /** Resolves when the database answers a trivial query, rejects when it does not (health checks). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -72,6 +84,12 @@ export async function openDatabase(
     memories: new MemoriesRepository(dataSource, sql),
     queries: new QueriesRepository(sql),
     connections: new ConnectionsRepository(sql),
+    pairingCodes: new PairingCodesRepository(sql),
+    oauth: new OAuthRecordsRepository(sql),
+    integrationActivity: new IntegrationActivityRepository(sql),
+    webSessions: new WebSessionsRepository(sql),
+    signInLinks: new SignInLinksRepository(sql),
+    signInFailures: new SignInFailuresRepository(sql),
     ping: async () => {
       await dataSource.query('SELECT 1');
     },

@@ -18,6 +18,8 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** Behind a reverse proxy, trust its X-Forwarded-For for the client address. */
   trustProxy: boolean;
+  /** Where users and third-party apps reach this server (`ASSISTANT_PUBLIC_URL`); the listening address otherwise. */
+  publicUrl?: string;
   queries: QueryConfig;
   /** What tools may reach on the server's own network besides public addresses (`ASSISTANT_ALLOW_PRIVATE_HOSTS`). */
   allowPrivateHosts: readonly string[];
@@ -44,6 +46,7 @@ export function deploymentConfig(
   | 'rateLimits'
   | 'logLevel'
   | 'trustProxy'
+  | 'publicUrl'
   | 'queries'
   | 'allowPrivateHosts'
   | 'localFolders'
@@ -59,6 +62,7 @@ export function deploymentConfig(
     },
     logLevel: settings.ASSISTANT_LOG_LEVEL,
     trustProxy: settings.ASSISTANT_TRUST_PROXY,
+    publicUrl: settings.ASSISTANT_PUBLIC_URL,
     allowPrivateHosts: settings.ASSISTANT_ALLOW_PRIVATE_HOSTS,
     localFolders: settings.ASSISTANT_LOCAL_FOLDERS,
     queries: queryConfigFrom(settings),

@@ -226,6 +226,11 @@ describe('the settings of the composition roots', () => {
       'ASSISTANT_MODEL_BASE_URL must be an http:// or https:// URL (got "127.0.0.1:8080/v1")',
     ],
     [
+      'ASSISTANT_PUBLIC_URL',
+      'assistant.example.com',
+      'ASSISTANT_PUBLIC_URL must be an http:// or https:// URL (got "assistant.example.com")',
+    ],
+    [
       'ASSISTANT_OLLAMA_URL',
       'ftp://gpu.lan',
       'ASSISTANT_OLLAMA_URL must be an http:// or https:// URL (got "ftp://gpu.lan")',

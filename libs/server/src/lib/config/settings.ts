@@ -160,7 +160,8 @@ function deploymentSettings(defaults: DeploymentDefaults) {
     ASSISTANT_RATE_LIMIT_AUTH: setting(
       kind.wholeNumber('requests', 1).default(defaults.rateLimits.auth.limit),
       {
-        description: 'requests to `/oauth/` per window per address',
+        description:
+          'requests to `/oauth/`, `POST /pairing/claim` and the sign-in pages per window per address',
       },
     ),
     // One window for every bucket, as both deployments' defaults have.
@@ -168,6 +169,11 @@ function deploymentSettings(defaults: DeploymentDefaults) {
       kind.wholeNumber('seconds', 1).default(defaults.rateLimits.core.windowSeconds),
       { description: 'length of a rate-limit window' },
     ),
+    ASSISTANT_PUBLIC_URL: setting(kind.httpUrl.optional(), {
+      description:
+        'the address users and third-party apps reach this server at (e.g. `https://assistant.example.com`): the OAuth issuer, and where sign-in links and redirects point',
+      defaultText: 'the address it listens on',
+    }),
     ASSISTANT_TRUST_PROXY: setting(kind.trueOrFalse.default(false), {
       description: 'behind a reverse proxy: take the client address from `X-Forwarded-For`',
     }),

@@ -3,6 +3,7 @@ import { ConfigError } from '../config/server-config';
 import { hostedDatabase } from './hosted';
 import { openStorageFor } from '../config/open-storage';
 import { createAccount, parseScopeList } from '../accounts/create-account';
+import { listClients, registerClient } from '../oauth/clients';
 
 export const HOSTED_OPS_USAGE = `Usage: assistant-hosted-ops <command> [options]
 
@@ -11,13 +12,17 @@ Commands:
   create-account --email <email>   create an account and print a personal token for it (shown once)
       [--name <display name>]      defaults to the part of the email before @
       [--scopes <a,b,…>]           defaults to every scope
+  register-client --name <name> --redirect-uri <uri> [--redirect-uri <uri>…]
+                                   pre-register a third-party application (OAuth, PKCE, public client); prints its client_id
+  list-clients                     the registered applications (by an operator or by themselves)
 
 Environment:
   ASSISTANT_DATABASE_URL           postgres://user@host:5432/database (required)
 
 Examples:
   ASSISTANT_DATABASE_URL=postgres://app@db/assistant assistant-hosted-ops migrate
-  assistant-hosted-ops create-account --email ada@example.com --name "Ada Lovelace"`;
+  assistant-hosted-ops create-account --email ada@example.com --name "Ada Lovelace"
+  assistant-hosted-ops register-client --name "Bakery bot" --redirect-uri https://bot.example.com/oauth/callback`;
 
 /** Operator commands of the hosted service. Writes results to `out` and returns the exit code. */
 export async function runHostedOps(
@@ -47,6 +52,24 @@ export async function runHostedOps(
     try {
       const account = await createAccount(storage, { email: values.email, displayName: values.name, scopes });
       out(JSON.stringify(account, null, 2));
+      return 0;
+    } finally {
+      await storage.close();
+    }
+  }
+  if (command === 'register-client' || command === 'list-clients') {
+    const { values } = parseArgs({
+      args: rest,
+      options: { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true } },
+      strict: true,
+    });
+    const storage = await openStorageFor(hostedDatabase(env), 'require-current');
+    try {
+      const result =
+        command === 'register-client'
+          ? await registerClient(storage, { name: values.name, redirectUris: values['redirect-uri'] ?? [] })
+          : await listClients(storage);
+      out(JSON.stringify(result, null, 2));
       return 0;
     } finally {
       await storage.close();

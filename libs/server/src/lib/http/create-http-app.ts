@@ -12,6 +12,7 @@ import { replyWithProblem, SEND_JSON } from './reply-problem';
 import { logRequests, loggerOptions, PinoNestLogger, requestLogController } from './logging';
 import { routesOutsideApi } from '../routing/route.decorator';
 import { requestId } from './request-id';
+import { listeningUrl, PublicAddress } from './public-address';
 import { prepareReply } from './response-headers';
 import { answerClientError, answerFrameworkError } from './client-errors';
 import {
@@ -30,9 +31,12 @@ const SHUTTING_DOWN = {
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
-/** The API speaks JSON only: a body of any other type is refused before a parser (such as form bodies) sees it. */
+/**
+ * The API speaks JSON only: a body of any other type is refused before a parser (such as form bodies) sees it.
+ * Outside /api/v1 (OAuth's form posts, the pages' forms) other types are the rule.
+ */
 function hasNonJsonBody(request: FastifyRequest): boolean {
-  if (!BODY_METHODS.has(request.method)) return false;
+  if (!BODY_METHODS.has(request.method) || !request.url.startsWith(`${API_PREFIX}/`)) return false;
   const hasBody =
     Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
   return hasBody && !JSON_TYPE.test(request.headers['content-type'] ?? '');
@@ -94,6 +98,12 @@ export async function createHttpApp(
     abortOnError: false,
   });
   late.tokens = app.get(TokenService);
+  // Until ASSISTANT_PUBLIC_URL says otherwise, the server is reached where it listens (port 0: the one it got).
+  const address = app.get(PublicAddress);
+  fastify.addHook('onListen', async () => {
+    const bound = fastify.server.address();
+    if (bound && typeof bound === 'object') address.listeningAt(listeningUrl(config.host, bound.port));
+  });
   app.setGlobalPrefix(API_PREFIX, { exclude: routesOutsideApi() });
   return app;
 }

@@ -11,6 +11,7 @@ describe('safeUrl', () => {
     ['/api/v1/memories?limit=5&%71=sister', '/api/v1/memories?limit=5&%71=[redacted]'],
     ['/api/v1/memories?%E0%A4%A=x', '/api/v1/memories?%E0%A4%A=[redacted]'],
     ['/api/v1/memories?limit=5&cursor=abc', '/api/v1/memories?limit=5&cursor=abc'],
+    ['/signin/link?token=one-time-secret', '/signin/link?token=[redacted]'],
     ['/api/v1/memories', '/api/v1/memories'],
   ])('%s is logged as %s', (url, logged) => {
     expect(safeUrl(url)).toBe(logged);

@@ -4,9 +4,10 @@ import type { ServerConfig } from '../config/server-config';
 
 /**
  * Query parameters whose values are never logged: a token someone put in the URL (refused, but it must not be
- * logged either) and search text (`q`: what a user looks for in their own memories is theirs).
+ * logged either), a sign-in link's one-time `token`, and search text (`q`: what a user looks for in their own
+ * memories is theirs).
  */
-const UNLOGGED_PARAMETERS = new Set(['access_token', 'q']);
+const UNLOGGED_PARAMETERS = new Set(['access_token', 'token', 'q']);
 
 /**
  * The URL as it may be logged. Parameter names are compared decoded, as the server reads them (`access%5Ftoken`

@@ -4,6 +4,7 @@ import type { Principal } from '@assistant/auth';
 import type { RateLimitStore } from './rate-limit.store';
 import type { RateLimitConfig } from '../config/server-config';
 import { replyWithProblem, type ProblemAnswer } from '../http/reply-problem';
+import { CREDENTIAL_PAGE_ROUTES } from '../web/page-route';
 
 /**
  * `/healthz` is not counted: it is what an orchestrator or a monitor polls to decide whether the server is up,
@@ -11,11 +12,22 @@ import { replyWithProblem, type ProblemAnswer } from '../http/reply-problem';
  */
 const UNCOUNTED_ROUTES = new Set([servedPath(ROUTES.getHealth)]);
 
+/**
+ * Routes whose request is a credential in itself (a pairing code), counted per address in the small `auth` bucket
+ * like the sign-in routes (a password, a sign-in link's token): guessing codes must run out of tries long before
+ * it could find one.
+ */
+const AUTH_ROUTES = new Set<string>([
+  `POST ${servedPath(ROUTES.claimPairingCode)}`,
+  ...CREDENTIAL_PAGE_ROUTES,
+]);
+
 /** By the route Fastify matched, not the raw URL, so that an encoded path cannot slip into another bucket. */
 function resourceOf(request: FastifyRequest): RateLimitResource {
   const route = request.routeOptions.url ?? '';
   if (request.method === 'POST' && route === '/api/v1/queries') return 'queries';
   if (route.startsWith('/oauth/')) return 'auth';
+  if (AUTH_ROUTES.has(`${request.method} ${route}`)) return 'auth';
   return 'core';
 }
 

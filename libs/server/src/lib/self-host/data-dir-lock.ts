@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tryLockFile } from '@assistant/storage';
 import { ConfigError } from '../config/server-config';
@@ -33,6 +33,15 @@ export function lockDataDir(dataDir: string): DataDirLock {
       release();
     },
   };
+}
+
+/** Whether a server holds the data directory's lock now (it runs on that directory). */
+export function dataDirInUse(dataDir: string): boolean {
+  const lockFile = join(dataDir, 'server.lock');
+  if (!existsSync(lockFile)) return false;
+  const lock = tryLockFile(lockFile);
+  lock?.release();
+  return lock === null;
 }
 
 function readPid(file: string): number | null {

@@ -7,11 +7,12 @@ import { readSettings, unknownSettingWarnings, warnOnStderr } from '../config/re
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
 import { MemoryQueryEventLog } from '../queries/query-event-log';
 import { listen, type RunningServer } from '../running-server';
-import { lockDataDir } from './data-dir-lock';
-import { credentialsFileIn, resolveDataDir } from '@assistant/client/local';
+import { dataDirInUse, lockDataDir } from './data-dir-lock';
+import { credentialsFileIn, readCredentials, resolveDataDir } from '@assistant/client/local';
 import { writeCredentials } from './credentials-file';
 import { ensureOwner } from './owner-account';
 import { createAccount, parseScopeList, type CreatedAccount } from '../accounts/create-account';
+import { issueSignInLink } from '../web/sign-in-links';
 
 /** The flags of `assistant serve`: `model` is the default model, and so on (config/settings.ts). */
 export type SelfHostOptions = SelfHostFlags;
@@ -24,6 +25,8 @@ export interface SelfHostServer extends RunningServer {
   createdOwner: boolean;
   /** True when a new owner token was written to the credentials file. */
   issuedOwnerToken: boolean;
+  /** A one-time link that signs the owner in to /profile (single-use, valid 15 minutes). */
+  signInLink: string;
 }
 
 /** Flags win over `ASSISTANT_*` variables, which win over the defaults (SELF_HOST_SETTINGS). */
@@ -82,6 +85,13 @@ export async function startSelfHost(
       await server.close();
       throw new ConfigError(`cannot write ${credentialsFile}: ${(error as Error).message}`);
     }
+    let signInLink: string;
+    try {
+      signInLink = await issueSignInLink(storage, owner.credentials.user_id, config.publicUrl ?? server.url);
+    } catch (error) {
+      await server.close();
+      throw error;
+    }
     return {
       ...server,
       dataDir: config.dataDir,
@@ -89,10 +99,39 @@ export async function startSelfHost(
       database: config.database.dialect,
       createdOwner: owner.createdAccount,
       issuedOwnerToken: owner.issuedToken,
+      signInLink,
     };
   } catch (error) {
     lock.release();
     throw error;
+  }
+}
+
+/**
+ * A fresh one-time sign-in link for the owner of the server that runs on this data directory
+ * (`assistant serve --login-link`), made through that directory's database; the link points where that server
+ * said it listens (credentials.json), or to ASSISTANT_PUBLIC_URL. Null when no server runs there: starting one
+ * prints a link anyway.
+ */
+export async function issueSelfHostSignInLink(
+  options: Pick<SelfHostOptions, 'dataDir' | 'databaseUrl'>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string | null> {
+  const config = selfHostConfig(options, env);
+  if (!dataDirInUse(config.dataDir)) return null;
+  const baseUrl = config.publicUrl ?? readCredentials(credentialsFileIn(config.dataDir))?.base_url;
+  if (!baseUrl) {
+    throw new ConfigError(
+      `the server using ${config.dataDir} has not written its address to credentials.json yet; try again in a moment`,
+    );
+  }
+  const storage = await openStorageFor(config.database, 'require-current');
+  try {
+    const owner = await storage.users.findFirst();
+    if (!owner) throw new ConfigError(`the server using ${config.dataDir} has no owner account yet`);
+    return await issueSignInLink(storage, owner.id, baseUrl);
+  } finally {
+    await storage.close();
   }
 }
 

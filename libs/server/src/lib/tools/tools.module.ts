@@ -35,7 +35,8 @@ export class ToolsModule {
         ToolCatalog,
         ConnectionsService,
       ],
-      exports: [ToolCatalog, TOOL_FAMILIES],
+      // ConnectionsService also serves /profile's connection list (web/).
+      exports: [ToolCatalog, TOOL_FAMILIES, ConnectionsService],
     };
   }
 }

@@ -1,5 +1,6 @@
 import type { DataSource, Repository } from 'typeorm';
 import { TokenEntity, type StoredTokenKind } from '../entities/token.entity';
+import type { IdKind } from '@assistant/contracts';
 import { newId } from '../ids';
 import { decodeCursor, toPage, type Page, type PageRequest } from '../paging';
 import type { Sql } from '../sql';
@@ -15,6 +16,11 @@ export interface NewToken {
   expiresAt: Date | null;
 }
 
+/** A device token is the device's record (`dev_…`, SPEC §1): it is what `/devices` lists and revokes. */
+function idKindOf(kind: StoredTokenKind): IdKind {
+  return kind === 'device' ? 'device' : 'token';
+}
+
 export class TokensRepository {
   private readonly repo: Repository<TokenEntity>;
 
@@ -28,7 +34,7 @@ export class TokensRepository {
   async create(input: NewToken): Promise<TokenEntity> {
     const token = Object.assign(new TokenEntity(), {
       ...input,
-      id: newId('token'),
+      id: newId(idKindOf(input.kind)),
       createdAt: new Date(),
       lastUsedAt: null,
     });
@@ -44,8 +50,17 @@ export class TokensRepository {
     return row && tokenFromRow(row);
   }
 
+  /** One of the user's tokens of this kind; null for an unknown id or another user's token. */
+  async find(userId: string, id: string, kind: StoredTokenKind): Promise<TokenEntity | null> {
+    const row = await this.sql.one<Record<string, unknown>>(
+      `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE user_id = ? AND id = ? AND kind = ?`,
+      [userId, id, kind],
+    );
+    return row && tokenFromRow(row);
+  }
+
   async list(userId: string, kind: StoredTokenKind, page: PageRequest): Promise<Page<TokenEntity>> {
-    const after = page.cursor ? decodeCursor('token', page.cursor) : null;
+    const after = page.cursor ? decodeCursor(idKindOf(kind), page.cursor) : null;
     const rows = await this.sql.query<Record<string, unknown>>(
       `SELECT ${TOKEN_COLUMNS} FROM tokens WHERE user_id = ? AND kind = ?${after ? ' AND id < ?' : ''} ORDER BY id DESC LIMIT ?`,
       [userId, kind, ...(after ? [after] : []), page.limit + 1],

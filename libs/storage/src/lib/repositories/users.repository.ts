@@ -50,6 +50,23 @@ export class UsersRepository {
     ]);
   }
 
+  /**
+   * Sets the account's password hash (argon2id, as a PHC string). The hash is read only through
+   * `findPasswordHash`, never with the rest of the user, so that it does not travel where users go.
+   */
+  async setPasswordHash(id: string, passwordHash: string): Promise<void> {
+    await this.sql.query(`UPDATE users SET password_hash = ? WHERE id = ?`, [passwordHash, id]);
+  }
+
+  /** The account with this email and its password hash (null when it has no password); null when no such account. */
+  async findPasswordHash(email: string): Promise<{ userId: string; passwordHash: string | null } | null> {
+    const row = await this.sql.one<{ id: string; password_hash: string | null }>(
+      `SELECT id, password_hash FROM users WHERE email = ?`,
+      [email.toLowerCase()],
+    );
+    return row && { userId: String(row.id), passwordHash: row.password_hash ?? null };
+  }
+
   /** The first account created: on a self-hosted server, its owner. */
   async findFirst(): Promise<UserEntity | null> {
     const row = await this.sql.one<Record<string, unknown>>(

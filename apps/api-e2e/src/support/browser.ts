@@ -1,0 +1,62 @@
+/**
+ * What a browser does between an application and the authorization server, without a browser: keeps cookies,
+ * follows redirects one by one, and submits the consent page's form. (The pages' own browser tests drive
+ * Chromium; here the OAuth protocol is under test.)
+ */
+export class CookieBrowser {
+  private readonly cookies = new Map<string, string>();
+
+  constructor(private readonly origin: string) {}
+
+  /** One request, redirects not followed; cookies sent and kept. */
+  async request(url: string, init: RequestInit = {}): Promise<Response> {
+    const target = new URL(url, this.origin);
+    const headers = new Headers(init.headers);
+    if (target.origin === this.origin && this.cookies.size > 0) {
+      headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    }
+    const response = await fetch(target, { ...init, headers, redirect: 'manual' });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, ...value] = pair.split('=');
+      if (/max-age=0|expires=thu, 01 jan 1970/i.test(line)) this.cookies.delete(name.trim());
+      else this.cookies.set(name.trim(), value.join('=').trim());
+    }
+    return response;
+  }
+
+  /**
+   * Follows redirects from `url` until one leaves this server (the application's redirect URI) or a page
+   * answers; on a consent page, presses `decision`. Returns where it ended: the callback URL, or the last page.
+   */
+  async authorize(
+    url: string,
+    decision: 'allow' | 'deny' = 'allow',
+  ): Promise<{ callback?: URL; page?: { status: number; body: string } }> {
+    let next: string | undefined = url;
+    let init: RequestInit = {};
+    for (let hops = 0; next && hops < 20; hops++) {
+      const response = await this.request(next, init);
+      init = {};
+      const location = response.headers.get('location');
+      if (location) {
+        const target: URL = new URL(location, next.startsWith('http') ? next : this.origin);
+        if (target.origin !== this.origin) return { callback: target };
+        next = target.href;
+        continue;
+      }
+      const body = await response.text();
+      const form = new RegExp(
+        `<form method="post" action="([^"]+/${decision})">[\\s\\S]*?name="csrf"\\s+value="([^"]+)"`,
+      ).exec(body);
+      if (!form) return { page: { status: response.status, body } };
+      next = new URL(form[1].replace(/&amp;/g, '&'), this.origin).href;
+      init = {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf: form[2].replace(/&amp;/g, '&') }).toString(),
+      };
+    }
+    throw new Error(`too many redirects from ${url}`);
+  }
+}

@@ -1,0 +1,111 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { isScope, type Scope } from '@assistant/contracts';
+import {
+  digestPairingCode,
+  generatePairingCode,
+  TokenService,
+  type IssuedToken,
+  type Principal,
+} from '@assistant/auth';
+import type { PairingCodeEntity, Storage, TokenEntity } from '@assistant/storage';
+import { STORAGE } from '../core.module';
+import { ApiError } from '../http/api-error';
+
+/** How long a pairing code can be claimed (SPEC §3). */
+export const PAIRING_CODE_LIFETIME_MS = 10 * 60_000;
+
+/** A device never manages the account: its tokens, integrations and devices stay with the account holder. */
+const NEVER_FOR_DEVICES: readonly Scope[] = ['write:account'];
+
+/** Codes drawn before giving up when each one's digest is already taken (about 1 in 6.6e11 per draw). */
+const MAX_DRAWS = 5;
+
+export type PairingState = 'waiting' | 'claimed' | 'expired';
+
+/**
+ * Phone pairing: the account holder makes a short code, a phone presents it once and gets a device token. A code
+ * hands on what the token that made it holds, except `write:account`, and for no longer than that token lives,
+ * as `POST /tokens` does: otherwise a narrow or short-lived token could pair itself a wider or endless one.
+ */
+@Injectable()
+export class PairingService {
+  constructor(
+    @Inject(STORAGE) private readonly storage: Storage,
+    private readonly tokens: TokenService,
+  ) {}
+
+  async create(creator: Principal, now = new Date()): Promise<{ record: PairingCodeEntity; code: string }> {
+    const lifetimeEnd = new Date(now.getTime() + PAIRING_CODE_LIFETIME_MS);
+    // A code outliving its creator's token would pair a device whose token has already expired.
+    const expiresAt = creator.expiresAt && creator.expiresAt < lifetimeEnd ? creator.expiresAt : lifetimeEnd;
+    for (let draw = 0; draw < MAX_DRAWS; draw++) {
+      const { code, digest } = generatePairingCode();
+      const record = await this.storage.pairingCodes.create(
+        {
+          userId: creator.userId,
+          digest,
+          scopes: creator.scopes.filter((scope) => !NEVER_FOR_DEVICES.includes(scope)),
+          tokenExpiresAt: creator.expiresAt,
+          expiresAt,
+        },
+        now,
+      );
+      if (record) return { record, code };
+    }
+    throw new Error(`no unused pairing code after ${MAX_DRAWS} draws`);
+  }
+
+  /** One of the account's codes and, once claimed, its device (absent again once that device is revoked). */
+  async get(
+    userId: string,
+    id: string,
+    now = new Date(),
+  ): Promise<{ record: PairingCodeEntity; state: PairingState; device: TokenEntity | null }> {
+    const record = await this.storage.pairingCodes.get(userId, id);
+    if (!record) throw ApiError.notFound('pairing code');
+    const device = record.deviceTokenId
+      ? await this.storage.tokens.find(userId, record.deviceTokenId, 'device')
+      : null;
+    return { record, state: pairingState(record, now), device };
+  }
+
+  /**
+   * Trades a code for a device token. The claim is one conditional UPDATE, so of concurrent claims exactly one
+   * wins. A wrong, used or expired code (or one that cannot be a code) gets one and the same answer, so that the
+   * answer tells a guesser nothing. Should issuing the token fail after the claim, the code stays spent: the
+   * user makes another, which is safer than a code that could be claimed twice.
+   */
+  async claim(code: string, deviceName: string): Promise<IssuedToken> {
+    const digest = digestPairingCode(code);
+    const claimed = digest ? await this.storage.pairingCodes.claim(digest) : null;
+    if (!claimed) throw badCode();
+    const issued = await this.tokens.issue({
+      userId: claimed.userId,
+      kind: 'device',
+      name: deviceName,
+      scopes: claimed.scopes.filter(isScope),
+      expiresAt: claimed.tokenExpiresAt,
+    });
+    await this.storage.pairingCodes.attachDevice(claimed.id, issued.record.id);
+    return issued;
+  }
+}
+
+/**
+ * Claimed once its device token exists (the claim sets `claimed_at` a moment before), so that a waiting CLI that
+ * sees `claimed` can always name the device; expired when its ten minutes ran out unclaimed.
+ */
+export function pairingState(record: PairingCodeEntity, now: Date): PairingState {
+  if (record.deviceTokenId) return 'claimed';
+  return record.expiresAt <= now ? 'expired' : 'waiting';
+}
+
+function badCode(): ApiError {
+  return ApiError.validation([
+    {
+      field: 'code',
+      message:
+        'not a pairing code that can be claimed: it is wrong, already used or expired; make a new one (assistant pair)',
+    },
+  ]);
+}

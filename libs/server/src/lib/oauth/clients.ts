@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import type { Storage } from '@assistant/storage';
+import { ConfigError } from '../config/server-config';
+
+export interface RegisteredClient {
+  client_id: string;
+  client_name: string;
+  redirect_uris: string[];
+}
+
+/** A redirect URI a registered application may use: https, http on this machine (native apps), or an app scheme. */
+function checkRedirectUri(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`--redirect-uri ${raw} is not a URL`);
+  }
+  if (url.hash) throw new ConfigError(`--redirect-uri ${raw} must not have a #fragment`);
+  const loopback = ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
+  if (url.protocol === 'http:' && !loopback) {
+    throw new ConfigError(`--redirect-uri ${raw} must be https (http only on 127.0.0.1 or localhost)`);
+  }
+  return url.href;
+}
+
+/**
+ * Pre-registers a third-party application (an operator's command): a public client doing the authorization code
+ * flow with PKCE, allowed exactly these redirect URIs. Applications may also register themselves (RFC 7591).
+ */
+export async function registerClient(
+  storage: Storage,
+  input: { name?: string; redirectUris: string[] },
+): Promise<RegisteredClient> {
+  const name = input.name?.trim();
+  if (!name) throw new ConfigError('--name is required: the name users see on the consent page');
+  if (input.redirectUris.length === 0) throw new ConfigError('give at least one --redirect-uri');
+  const client = {
+    client_id: `app_${randomBytes(12).toString('base64url')}`,
+    client_name: name,
+    redirect_uris: input.redirectUris.map(checkRedirectUri),
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+    client_id_issued_at: Math.floor(Date.now() / 1000),
+  };
+  await storage.oauth.upsert('Client', client.client_id, client);
+  return { client_id: client.client_id, client_name: name, redirect_uris: client.redirect_uris };
+}
+
+/** Every registered application, by its own or by an operator. */
+export async function listClients(storage: Storage): Promise<RegisteredClient[]> {
+  return (await storage.oauth.all('Client')).map(({ payload }) => ({
+    client_id: String(payload.client_id),
+    client_name: String(payload.client_name ?? ''),
+    redirect_uris: (payload.redirect_uris as string[]) ?? [],
+  }));
+}

@@ -1,0 +1,153 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SCOPE_DESCRIPTIONS, isScope, type Scope } from '@assistant/contracts';
+import type { Storage } from '@assistant/storage';
+import { STORAGE } from '../core.module';
+import { WebSessions } from '../web/web-sessions';
+import { html, renderPage } from '../web/page';
+import { CSRF_FIELD, formText } from '../web/forms';
+import { AuthorizationServerHost } from './authorization-server.host';
+import { DELEGABLE_SCOPES, INTERACTION_PATH } from './authorization-server';
+
+const FORM = 'application/x-www-form-urlencoded';
+
+interface ConsentDetails {
+  missingResourceScopes?: Record<string, string[]>;
+  missingOIDCScope?: string[];
+}
+
+/**
+ * Where a user resolves an authorization request: the authorization server sends the browser here to sign in
+ * (our sign-in page, then back) and to allow or deny the application the scopes it asked for. Only delegable
+ * scopes can be granted; the signed-in user must be the one the request is for; every POST carries the session's
+ * CSRF token.
+ */
+@Injectable()
+export class Interactions implements OnModuleInit {
+  constructor(
+    private readonly server: AuthorizationServerHost,
+    private readonly sessions: WebSessions,
+    @Inject(STORAGE) private readonly storage: Storage,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    void fastify.register(async (scope) => {
+      if (!scope.hasContentTypeParser(FORM)) {
+        scope.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) =>
+          done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+        );
+      }
+      scope.get(`${INTERACTION_PATH}/:uid`, (request, reply) => this.show(request, reply));
+      scope.post(`${INTERACTION_PATH}/:uid/allow`, (request, reply) => this.decide(request, reply, true));
+      scope.post(`${INTERACTION_PATH}/:uid/deny`, (request, reply) => this.decide(request, reply, false));
+    });
+  }
+
+  private async show(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const provider = await this.server.get();
+    const details = await provider.interactionDetails(request.raw, reply.raw).catch(() => null);
+    if (!details) return this.expired(reply);
+    const userId = await this.sessions.userIdFor(request);
+    if (details.prompt.name === 'login') {
+      if (!userId) {
+        const back = encodeURIComponent(`${INTERACTION_PATH}/${details.uid}`);
+        return reply.redirect(`/signin?return_to=${back}`, 303);
+      }
+      reply.hijack();
+      return provider.interactionFinished(request.raw, reply.raw, { login: { accountId: userId } });
+    }
+    if (!userId || userId !== details.session?.accountId) return this.signInAgain(reply, details.uid);
+    const client = await provider.Client.find(String(details.params.client_id));
+    const user = await this.storage.users.findById(userId);
+    const scopes = requestedScopes(details.prompt.details as ConsentDetails);
+    const name = client?.clientName ?? String(details.params.client_id);
+    const returnTo = client?.redirectUris?.[0] ? new URL(client.redirectUris[0]).host : undefined;
+    const csrf = html`<input
+      type="hidden"
+      name="${CSRF_FIELD}"
+      value="${await this.sessions.csrfFor(request)}"
+    />`;
+    const action = (decision: string) => `${INTERACTION_PATH}/${details.uid}/${decision}`;
+    return renderPage(reply, {
+      title: `Allow ${name}?`,
+      body: html` <h1>Allow <strong>${name}</strong> to use your assistant?</h1>
+        <p>Signed in as ${user?.email ?? userId}.${returnTo ? ` You will return to ${returnTo}.` : ''}</p>
+        <p>${name} asks to:</p>
+        <ul>
+          ${scopes.map((s) => html`<li><code>${s}</code>: ${SCOPE_DESCRIPTIONS[s]}</li>`)}
+        </ul>
+        <p>
+          It can never manage your tokens, applications or devices. You can revoke it at any time on your
+          <a href="/profile">profile</a>.
+        </p>
+        <form method="post" action="${action('allow')}">${csrf}<button type="submit">Allow</button></form>
+        <form method="post" action="${action('deny')}">
+          ${csrf}<button type="submit" class="secondary">Deny</button>
+        </form>`,
+    });
+  }
+
+  private async decide(request: FastifyRequest, reply: FastifyReply, allow: boolean): Promise<unknown> {
+    const provider = await this.server.get();
+    const details = await provider.interactionDetails(request.raw, reply.raw).catch(() => null);
+    if (!details || details.prompt.name !== 'consent') return this.expired(reply);
+    if (!(await this.sessions.checkCsrf(request, formText(request, CSRF_FIELD)))) {
+      return renderPage(reply, {
+        status: 403,
+        title: 'Request refused',
+        body: '<h1>Request refused</h1><p>The form was not sent from this site. Go back and try again.</p>',
+      });
+    }
+    const userId = await this.sessions.userIdFor(request);
+    if (!userId || userId !== details.session?.accountId) return this.signInAgain(reply, details.uid);
+    reply.hijack();
+    if (!allow) {
+      return provider.interactionFinished(request.raw, reply.raw, {
+        error: 'access_denied',
+        error_description: 'the user did not allow the application',
+      });
+    }
+    const { missingResourceScopes = {}, missingOIDCScope = [] } = details.prompt.details as ConsentDetails;
+    const grant = details.grantId ? ((await provider.Grant.find(details.grantId)) ?? newGrant()) : newGrant();
+    function newGrant() {
+      return new provider.Grant({ accountId: userId as string, clientId: String(details?.params.client_id) });
+    }
+    for (const [resource, scopes] of Object.entries(missingResourceScopes)) {
+      grant.addResourceScope(resource, scopes.filter(isDelegable).join(' '));
+    }
+    if (missingOIDCScope.length > 0) grant.addOIDCScope(missingOIDCScope.join(' '));
+    const grantId = await grant.save();
+    return provider.interactionFinished(
+      request.raw,
+      reply.raw,
+      { consent: { grantId } },
+      { mergeWithLastSubmission: true },
+    );
+  }
+
+  private expired(reply: FastifyReply) {
+    return renderPage(reply, {
+      status: 400,
+      title: 'Sign-in expired',
+      body: '<h1>This sign-in has expired</h1><p>Go back to the application and start again.</p>',
+    });
+  }
+
+  private signInAgain(reply: FastifyReply, uid: string) {
+    const back = encodeURIComponent(`${INTERACTION_PATH}/${uid}`);
+    return reply.redirect(`/signin?return_to=${back}`, 303);
+  }
+}
+
+function isDelegable(scope: string): scope is Scope {
+  return isScope(scope) && DELEGABLE_SCOPES.includes(scope);
+}
+
+/** The API scopes the application asked for and does not hold yet, in the catalogue's order. */
+function requestedScopes(details: ConsentDetails): Scope[] {
+  const asked = new Set(Object.values(details.missingResourceScopes ?? {}).flat());
+  return DELEGABLE_SCOPES.filter((scope) => asked.has(scope));
+}

@@ -1,0 +1,36 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** The paths of the sign-in and account pages (the OAuth consent pages live under /oauth/interaction/). */
+export const PAGE_PATHS = {
+  signIn: '/signin',
+  signUp: '/signup',
+  signOut: '/signout',
+  signInLink: '/signin/link',
+  profile: '/profile',
+  createToken: '/profile/tokens',
+  revokeToken: '/profile/tokens/:id/revoke',
+  revokeDevice: '/profile/devices/:id/revoke',
+  removeConnection: '/profile/connections/:id/remove',
+} as const;
+
+/**
+ * Requests that try a credential (a password, a sign-in link's token): counted per address in the small `auth`
+ * rate-limit bucket, on top of the per-email lockout.
+ */
+export const CREDENTIAL_PAGE_ROUTES = [
+  `POST ${PAGE_PATHS.signIn}`,
+  `POST ${PAGE_PATHS.signUp}`,
+  `GET ${PAGE_PATHS.signInLink}`,
+] as const;
+
+/** One page route: what a pages class serves. Every POST's CSRF token is checked before `handle` runs. */
+export interface PageRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+}
+
+/** The path params of a page route such as `/profile/tokens/:id/revoke`. */
+export function paramOf(request: FastifyRequest, name: string): string {
+  return String((request.params as Record<string, string | undefined>)[name] ?? '');
+}

@@ -1,0 +1,237 @@
+import { SCOPE_DESCRIPTIONS, ALL_SCOPES, type Connection, type Deployment } from '@assistant/contracts';
+import type { TokenEntity, UserEntity } from '@assistant/storage';
+import { html, type Html } from '../page';
+import { buttonForm, csrfField, timeOf } from '../page-parts';
+import { PAGE_PATHS } from '../page-route';
+import { TOKEN_EXPIRY_CHOICES, type TokenFormInput } from './token-form';
+
+/** The pieces of /profile, one function each; profile.pages.ts puts them together. */
+
+const pathWithId = (path: string, id: string) => path.replace(':id', encodeURIComponent(id));
+
+export function accountSection(user: UserEntity, deployment: Deployment, csrf: string): Html {
+  return html`<section aria-labelledby="account">
+    <h2 id="account">Account</h2>
+    <table>
+      <tr>
+        <th scope="row">Email</th>
+        <td>${user.email}</td>
+      </tr>
+      <tr>
+        <th scope="row">Display name</th>
+        <td>${user.displayName}</td>
+      </tr>
+      <tr>
+        <th scope="row">Deployment</th>
+        <td>${deployment === 'hosted' ? 'Hosted service' : 'Self-hosted server'}</td>
+      </tr>
+      <tr>
+        <th scope="row">Member since</th>
+        <td>${timeOf(user.createdAt)}</td>
+      </tr>
+    </table>
+    ${buttonForm(PAGE_PATHS.signOut, csrf, 'Sign out')}
+  </section>`;
+}
+
+function scopeList(scopes: readonly string[]): Html {
+  return html`${scopes.map((scope, i) => html`${i > 0 && ', '}<code>${scope}</code>`)}`;
+}
+
+export function tokensSection(
+  tokens: readonly TokenEntity[],
+  csrf: string,
+  form: TokenFormInput & { problems: string[] },
+): Html {
+  const rows = tokens.map(
+    (t) =>
+      html`<tr>
+        <td>${t.name}</td>
+        <td><code>${t.tokenPrefix}…</code></td>
+        <td>${scopeList(t.scopes)}</td>
+        <td>${timeOf(t.createdAt)}</td>
+        <td>${timeOf(t.expiresAt)}</td>
+        <td>${timeOf(t.lastUsedAt)}</td>
+        <td>${buttonForm(pathWithId(PAGE_PATHS.revokeToken, t.id), csrf, 'Revoke', `Revoke ${t.name}`)}</td>
+      </tr>`,
+  );
+  return html`<section aria-labelledby="tokens">
+    <h2 id="tokens">Personal tokens</h2>
+    <p>
+      Tokens let scripts, bots and other programs use your assistant as you, with the scopes you give them.
+    </p>
+    ${
+      tokens.length === 0
+        ? html`<p class="muted">You have no personal tokens.</p>`
+        : html`<table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Token</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Last used</th>
+                <th scope="col"><span class="muted">Action</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${rows}
+            </tbody>
+          </table>`
+    }
+    <h3 id="new-token">Create a token</h3>
+    ${
+      form.problems.length > 0 &&
+      html`<div class="error" role="alert">
+        <p>The token was not created:</p>
+        <ul>
+          ${form.problems.map((p) => html`<li>${p}</li>`)}
+        </ul>
+      </div>`
+    }
+    <form method="post" action="${PAGE_PATHS.createToken}" aria-labelledby="new-token">
+      ${csrfField(csrf)}
+      <label for="token-name">Name</label>
+      <input
+        id="token-name"
+        name="name"
+        type="text"
+        maxlength="100"
+        required
+        value="${form.name}"
+        aria-describedby="token-name-hint"
+      />
+      <p class="hint" id="token-name-hint">
+        What the token is for, such as “Kitchen tablet” or “Backup script”.
+      </p>
+      <fieldset>
+        <legend>What it may do</legend>
+        ${ALL_SCOPES.map(
+          (scope) =>
+            html`<label
+              ><input
+                type="checkbox"
+                name="scope"
+                value="${scope}"
+                ${form.scopes.includes(scope) && ' checked'}
+              />
+              <span>${SCOPE_DESCRIPTIONS[scope]} <code class="muted">${scope}</code></span></label
+            >`,
+        )}
+      </fieldset>
+      <label for="token-expiry">Expires</label>
+      <select id="token-expiry" name="expiry">
+        ${TOKEN_EXPIRY_CHOICES.map(
+          (choice) =>
+            html`<option value="${choice.value}" ${choice.value === form.expiry && ' selected'}>
+              ${choice.label}
+            </option>`,
+        )}
+      </select>
+      <button type="submit">Create token</button>
+    </form>
+  </section>`;
+}
+
+export function devicesSection(devices: readonly TokenEntity[], csrf: string): Html {
+  return html`<section aria-labelledby="devices">
+    <h2 id="devices">Paired devices</h2>
+    ${
+      devices.length === 0
+        ? html`<p class="muted">No phone is paired. Pair one with <code>assistant pair</code>.</p>`
+        : html`<table>
+            <thead>
+              <tr>
+                <th scope="col">Device</th>
+                <th scope="col">Paired</th>
+                <th scope="col">Last used</th>
+                <th scope="col"><span class="muted">Action</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${devices.map(
+                (d) =>
+                  html`<tr>
+                    <td>${d.name}</td>
+                    <td>${timeOf(d.createdAt)}</td>
+                    <td>${timeOf(d.lastUsedAt)}</td>
+                    <td>
+                      ${buttonForm(pathWithId(PAGE_PATHS.revokeDevice, d.id), csrf, 'Revoke', `Revoke ${d.name}`)}
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+  </section>`;
+}
+
+export function connectionsSection(connections: readonly Connection[], csrf: string): Html {
+  return html`<section aria-labelledby="connections">
+    <h2 id="connections">Connections</h2>
+    <p>
+      The accounts behind the assistant’s tools: mail, calendars, files, the smart home. Add them through the
+      API (<code>POST /api/v1/connections</code>).
+    </p>
+    ${
+      connections.length === 0
+        ? html`<p class="muted">You have no connections.</p>`
+        : html`<table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Family</th>
+                <th scope="col">Provider</th>
+                <th scope="col">Status</th>
+                <th scope="col"><span class="muted">Action</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${connections.map(
+                (c) =>
+                  html`<tr>
+                    <td>${c.name}</td>
+                    <td>${c.family}</td>
+                    <td>${c.provider}</td>
+                    <td>
+                      ${c.status === 'ok' ? 'Working' : html`<span class="error">Failing</span>${c.last_error && html`: ${c.last_error}`}`}
+                    </td>
+                    <td>
+                      ${
+                        c.default
+                          ? html`<span class="muted">Built in</span>`
+                          : buttonForm(
+                              pathWithId(PAGE_PATHS.removeConnection, c.id),
+                              csrf,
+                              'Remove',
+                              `Remove ${c.name}`,
+                            )
+                      }
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+  </section>`;
+}
+
+export function createdTokenBody(token: { name: string; secret: string; expiresAt: Date | null }): Html {
+  return html`<h1>Your new token</h1>
+    <p class="notice" role="status">
+      Copy <strong>${token.name}</strong> now: it is shown this once and cannot be shown again.
+    </p>
+    <label for="secret">Token</label>
+    <input
+      id="secret"
+      type="text"
+      readonly
+      value="${token.secret}"
+      class="secret"
+      autocomplete="off"
+      spellcheck="false"
+    />
+    <p>Expires: ${timeOf(token.expiresAt)}. Send it as <code>Authorization: Bearer &lt;token&gt;</code>.</p>
+    <p><a href="/profile#tokens">Back to your profile</a></p>`;
+}

@@ -1,0 +1,18 @@
+import { Global, Module } from '@nestjs/common';
+import { PageRoutes } from './page-routes';
+import { PasswordAccounts } from './password-accounts';
+import { IntegrationsSection } from './profile/integrations-section';
+import { ProfilePages } from './profile/profile.pages';
+import { SignInPages } from './sign-in.pages';
+import { WebSessions } from './web-sessions';
+
+/**
+ * The pages outside /api/v1: sign-up and sign-in (hosted), the one-time sign-in link (self-hosted), sign-out and
+ * /profile. Global, so that other features' pages (the OAuth consent page) use the same WebSessions.
+ */
+@Global()
+@Module({
+  providers: [WebSessions, PasswordAccounts, SignInPages, ProfilePages, IntegrationsSection, PageRoutes],
+  exports: [WebSessions],
+})
+export class WebModule {}
