@@ -3,13 +3,13 @@
  * built servers: on the hosted API, sign up, sign out, sign in, and a personal token made on /profile used on the
  * API and revoked; on a self-hosted server, the one-time sign-in link `assistant serve` prints.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { Account } from '@assistant/contracts';
 import { ApiClient } from './support/http';
-import { BUILT, run, startServer, type ServerProcess } from './support/processes';
+import { BUILT, run, startServer, WORKSPACE_ROOT, type ServerProcess } from './support/processes';
 import { startHosted, type Target } from './support/targets';
 
 /** Debian's package; CI installs it (.ci/services/browser.packages). */
@@ -166,5 +166,93 @@ describe('the one-time sign-in link of a self-hosted server, in a browser', () =
     } finally {
       await browser.close();
     }
+  });
+});
+
+describe('third-party applications and devices on /profile of a self-hosted server, in a browser', () => {
+  const OAUTH_CLIENT = join(WORKSPACE_ROOT, 'apps/api-e2e/src/support/oauth-client.mjs');
+  const CALLBACK = 'http://127.0.0.1:9/callback';
+  let dataDir: string;
+  let server: ServerProcess;
+  let browser: Awaited<ReturnType<typeof openBrowser>>;
+  let owner: ApiClient;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'assistant-pages-apps-'));
+    server = await startServer(BUILT.cli, ['serve', '--data-dir', dataDir, '--port', '0'], {});
+    owner = new ApiClient(
+      server.url,
+      JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')).token,
+    );
+    browser = await openBrowser();
+    await browser.page.goto(
+      /Sign in \(once, within 15 minutes\): (\S+)/.exec(server.output())?.[1] as string,
+    );
+    expect(pathOf(browser.page)).toBe('/profile');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** One step of the application's side, played by openid-client in its own process. */
+  const application = async <T>(step: string, input: object): Promise<T> =>
+    JSON.parse((await run(OAUTH_CLIENT, [step, server.url, JSON.stringify(input)], {})).stdout) as T;
+
+  it('allows an application on the consent page, then revokes it from /profile: its token gets 401', async () => {
+    const { page } = browser;
+    const { client_id } = await application<{ client_id: string }>('register', {
+      redirect_uri: CALLBACK,
+      client_name: 'Bakery bot',
+    });
+    const started = await application<{ url: string; verifier: string; state: string }>('start', {
+      client_id,
+      redirect_uri: CALLBACK,
+      scope: 'read:memories',
+    });
+    // The application's callback: the browser arrives there with the code.
+    let callback = '';
+    await page.route(`${CALLBACK}**`, (route) => {
+      callback = route.request().url();
+      return route.fulfill({ contentType: 'text/plain', body: 'back at the application' });
+    });
+    await page.goto(started.url);
+    await expect(
+      page.getByRole('heading', { name: 'Allow Bakery bot to use your assistant?' }).isVisible(),
+    ).resolves.toBe(true);
+    expect(await page.textContent('main')).toContain('Read and search your memories');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL(`${CALLBACK}**`);
+    const tokens = await application<{ access_token: string }>('exchange', {
+      client_id,
+      callback,
+      ...started,
+    });
+    const app = new ApiClient(server.url, tokens.access_token);
+    expect((await app.get('/memories')).status).toBe(200);
+
+    await page.goto(`${server.url}/profile`);
+    expect(await page.textContent('main')).toContain('Bakery bot');
+    await page.getByRole('button', { name: 'Revoke Bakery bot' }).click();
+    await page.waitForURL('**/profile#integrations');
+    expect(await page.textContent('main')).not.toContain('Bakery bot');
+    expect((await app.get('/memories')).status).toBe(401);
+  });
+
+  it('revokes a paired phone from /profile: its device token gets 401', async () => {
+    const { page } = browser;
+    const pairing = await owner.post<{ code: string }>('/pairing', {});
+    const claimed = await new ApiClient(server.url, null).post<{ token: string }>('/pairing/claim', {
+      code: pairing.body.code,
+      device_name: 'Ada’s phone',
+    });
+    const phone = new ApiClient(server.url, claimed.body.token);
+    expect((await phone.get('/me')).status).toBe(200);
+
+    await page.goto(`${server.url}/profile`);
+    await page.getByRole('button', { name: 'Revoke Ada’s phone' }).click();
+    await page.waitForURL('**/profile#devices');
+    expect((await phone.get('/me')).status).toBe(401);
   });
 });

@@ -7,6 +7,7 @@ import { STORAGE } from '../core.module';
 import { WebSessions } from '../web/web-sessions';
 import { html, renderPage } from '../web/page';
 import { CSRF_FIELD, formText } from '../web/forms';
+import { csrfField } from '../web/page-parts';
 import { AuthorizationServerHost } from './authorization-server.host';
 import { DELEGABLE_SCOPES, INTERACTION_PATH } from './authorization-server';
 
@@ -64,12 +65,10 @@ export class Interactions implements OnModuleInit {
     const user = await this.storage.users.findById(userId);
     const scopes = requestedScopes(details.prompt.details as ConsentDetails);
     const name = client?.clientName ?? String(details.params.client_id);
-    const returnTo = client?.redirectUris?.[0] ? new URL(client.redirectUris[0]).host : undefined;
-    const csrf = html`<input
-      type="hidden"
-      name="${CSRF_FIELD}"
-      value="${await this.sessions.csrfFor(request)}"
-    />`;
+    const returnTo = URL.canParse(String(details.params.redirect_uri))
+      ? new URL(String(details.params.redirect_uri)).host
+      : undefined;
+    const csrf = csrfField(await this.sessions.csrfFor(request));
     const action = (decision: string) => `${INTERACTION_PATH}/${details.uid}/${decision}`;
     return renderPage(reply, {
       title: `Allow ${name}?`,

@@ -10,6 +10,7 @@ export const PAGE_PATHS = {
   createToken: '/profile/tokens',
   revokeToken: '/profile/tokens/:id/revoke',
   revokeDevice: '/profile/devices/:id/revoke',
+  revokeIntegration: '/profile/integrations/:id/revoke',
   removeConnection: '/profile/connections/:id/remove',
 } as const;
 

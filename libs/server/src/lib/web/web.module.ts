@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { OAuthModule } from '../oauth/oauth.module';
 import { PageRoutes } from './page-routes';
 import { PasswordAccounts } from './password-accounts';
 import { IntegrationsSection } from './profile/integrations-section';
@@ -12,6 +13,7 @@ import { WebSessions } from './web-sessions';
  */
 @Global()
 @Module({
+  imports: [OAuthModule],
   providers: [WebSessions, PasswordAccounts, SignInPages, ProfilePages, IntegrationsSection, PageRoutes],
   exports: [WebSessions],
 })

@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { Html } from '../page';
+import type { Integration } from '@assistant/contracts';
+import { IntegrationsService } from '../../oauth/integrations.service';
+import { html, type Html } from '../page';
+import { buttonForm, timeOf } from '../page-parts';
+import { PAGE_PATHS } from '../page-route';
 
 /** What a section of /profile is drawn for. */
 export interface ProfileSectionContext {
@@ -8,15 +12,73 @@ export interface ProfileSectionContext {
   csrf: string;
 }
 
+const scopeList = (scopes: readonly string[]) =>
+  html`${scopes.map((scope, i) => html`${i > 0 && ', '}<code>${scope}</code>`)}`;
+
+function activityList(activity: Integration['recent_activity']): Html {
+  if (activity.length === 0) return html`<span class="muted">none yet</span>`;
+  return html`<ul class="activity">
+    ${activity.map(
+      (a) => html`<li>${timeOf(new Date(a.at))} <code>${a.what}</code>${a.scope && html` (${a.scope})`}</li>`,
+    )}
+  </ul>`;
+}
+
 /**
- * INTEGRATIONS — the place on /profile for the third-party applications this account let in (their scopes, last
- * use and recent activity, and a one-click Revoke). It belongs to the OAuth work (libs/server/src/lib/oauth),
- * which fills `render` in; until then /profile has no such section. The profile page shows whatever this
- * returns between personal tokens and paired devices; null shows nothing.
+ * The third-party applications this account let in through OAuth: each with its scopes, last use and latest
+ * calls, and a Revoke button that ends every token it holds at once.
  */
 @Injectable()
 export class IntegrationsSection {
-  async render(_context: ProfileSectionContext): Promise<Html | null> {
-    return null;
+  constructor(private readonly integrations: IntegrationsService) {}
+
+  async render({ userId, csrf }: ProfileSectionContext): Promise<Html | null> {
+    const apps = await this.integrations.list(userId);
+    const rows = apps.map(
+      (app) =>
+        html`<tr>
+          <td>${app.name}</td>
+          <td>${scopeList(app.scopes)}</td>
+          <td>${timeOf(new Date(app.created_at))}</td>
+          <td>${timeOf(app.last_used_at ? new Date(app.last_used_at) : null)}</td>
+          <td>${activityList(app.recent_activity)}</td>
+          <td>
+            ${buttonForm(
+              PAGE_PATHS.revokeIntegration.replace(':id', encodeURIComponent(app.client_id)),
+              csrf,
+              'Revoke',
+              `Revoke ${app.name}`,
+            )}
+          </td>
+        </tr>`,
+    );
+    return html`<section aria-labelledby="integrations">
+      <h2 id="integrations">Applications</h2>
+      <p>Applications you allowed to use your assistant. Revoking one ends every token it holds at once.</p>
+      ${
+        apps.length === 0
+          ? html`<p class="muted">You have not allowed any application.</p>`
+          : html`<table>
+              <thead>
+                <tr>
+                  <th scope="col">Application</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">Allowed</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Recent activity</th>
+                  <th scope="col"><span class="muted">Action</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`
+      }
+    </section>`;
+  }
+
+  /** Revokes one application of the account (an unknown one is a not-found page, through its ApiError). */
+  revoke(userId: string, clientId: string): Promise<void> {
+    return this.integrations.revoke(userId, clientId);
   }
 }

@@ -66,6 +66,15 @@ export class ProfilePages {
       },
       {
         method: 'POST',
+        path: PAGE_PATHS.revokeIntegration,
+        handle: (q, r) =>
+          this.signedIn(q, r, async (u) => {
+            await this.integrations.revoke(u, paramOf(q, 'id'));
+            return r.redirect(`${PAGE_PATHS.profile}#integrations`, 303);
+          }),
+      },
+      {
+        method: 'POST',
         path: PAGE_PATHS.removeConnection,
         handle: (q, r) => this.signedIn(q, r, (u) => this.removeConnection(q, r, u)),
       },
