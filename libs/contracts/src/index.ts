@@ -140,7 +140,13 @@ export {
 export { buildOpenApiDocument } from './lib/openapi';
 export { type ProblemErrorOptions, ProblemError, OperatorError } from './lib/errors';
 export { healthSchema, type Health } from './lib/health';
-export { toolFamilySchema, toolInfoSchema, toolListSchema, type ToolInfo } from './lib/tools';
+export {
+  catalogueFamilySchema,
+  toolFamilySchema,
+  toolInfoSchema,
+  toolListSchema,
+  type ToolInfo,
+} from './lib/tools';
 export {
   connectionSchema,
   connectionListSchema,

@@ -16,6 +16,8 @@ process.env.NX_NO_CLOUD = 'true';
 const E2E = '@assistant/api-e2e';
 /** The built programs apps/api-e2e/src/support/processes.ts starts (its `BUILT`). */
 const APPS_THE_E2E_RUNS = ['@assistant/cli', '@assistant/hosted-api', '@assistant/self-host-server'];
+/** …and the MCP launcher, which talks to those servers over HTTP and never imports @assistant/server. */
+const LAUNCHER = '@assistant/mcp';
 
 let workspaceRoot: string;
 let graph: ProjectGraph;
@@ -52,7 +54,7 @@ function transitiveDependencies(project: string): Set<string> {
 
 describe('the e2e project in the Nx project graph', () => {
   it('depends on the apps it runs, and through them on @assistant/server', () => {
-    expect(directDependencies(E2E)).toEqual(expect.arrayContaining(APPS_THE_E2E_RUNS));
+    expect(directDependencies(E2E)).toEqual(expect.arrayContaining([...APPS_THE_E2E_RUNS, LAUNCHER]));
     for (const app of APPS_THE_E2E_RUNS) expect(transitiveDependencies(app)).toContain('@assistant/server');
     expect(transitiveDependencies(E2E)).toContain('@assistant/server');
   });
@@ -73,7 +75,7 @@ describe('the e2e project in the Nx project graph', () => {
       };
 
       expect(tasks.dependencies[`${E2E}:e2e`]).toEqual(
-        expect.arrayContaining(APPS_THE_E2E_RUNS.map((app) => `${app}:build`)),
+        expect.arrayContaining([...APPS_THE_E2E_RUNS, LAUNCHER].map((app) => `${app}:build`)),
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

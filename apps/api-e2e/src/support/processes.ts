@@ -8,6 +8,7 @@ export const BUILT = {
   hosted: join(WORKSPACE_ROOT, 'apps/hosted-api/dist/main.js'),
   hostedOps: join(WORKSPACE_ROOT, 'apps/hosted-api/dist/ops.js'),
   cli: join(WORKSPACE_ROOT, 'apps/cli/bin/run.js'),
+  mcp: join(WORKSPACE_ROOT, 'apps/mcp-launcher/bin/assistant-mcp.js'),
 };
 
 /** Environment for child processes: ours, minus anything the developer's shell set for Assistant. */

@@ -9,7 +9,9 @@ On the first run it creates the owner account and writes an owner token to <data
 
 After the address it prints a one-time sign-in link: open it in a browser to reach your profile page (/profile), where you manage tokens, devices and connections. The link works once, within 15 minutes. For a fresh one, run "assistant serve --login-link" with the same --data-dir (and --database-url): if the server already runs, it prints a new link and exits; otherwise it starts the server, which prints one.
 
-Each flag can also be set by an environment variable, which the flag overrides: ASSISTANT_HOST, ASSISTANT_PORT, ASSISTANT_DATA_DIR, ASSISTANT_DATABASE_URL, ASSISTANT_MODEL. The other settings (log level, models, timeouts, rate limits) are environment variables only; the Configuration table of the README lists them all. A bad value stops the server with one line saying what the setting accepts.`;
+Custom tools: every .js, .mjs or .cjs module in <data-dir>/tools (or the folder of --tools) that default-exports defineTool({...}) of @assistant/tool-kit is a tool named custom_<verb> for every account of this server, loaded at start and again whenever the folder changes. A module that cannot be loaded is skipped with one log line saying why. The README's "Custom tools" has an example.
+
+Each flag can also be set by an environment variable, which the flag overrides: ASSISTANT_HOST, ASSISTANT_PORT, ASSISTANT_DATA_DIR, ASSISTANT_DATABASE_URL, ASSISTANT_MODEL, ASSISTANT_TOOLS_DIR. The other settings (log level, models, timeouts, rate limits) are environment variables only; the Configuration table of the README lists them all. A bad value stops the server with one line saying what the setting accepts.`;
 
   static override examples = [
     {
@@ -28,6 +30,10 @@ Each flag can also be set by an environment variable, which the flag overrides: 
       description:
         'Print a fresh one-time sign-in link for the server already running on the default data directory',
       command: '<%= config.bin %> <%= command.id %> --login-link',
+    },
+    {
+      description: 'Load custom tools from a folder of your own',
+      command: '<%= config.bin %> <%= command.id %> --tools ~/assistant-tools',
     },
     {
       description: 'Use PostgreSQL instead of the embedded database',
@@ -53,6 +59,11 @@ Each flag can also be set by an environment variable, which the flag overrides: 
     'database-url': Flags.string({
       summary: 'A postgres:// URL to use PostgreSQL instead of the embedded SQLite database.',
       helpValue: '<url>',
+    }),
+    tools: Flags.directory({
+      summary:
+        'A folder of custom tool modules, each `export default defineTool({...})` (default <data-dir>/tools).',
+      helpValue: '<path>',
     }),
     'login-link': Flags.boolean({
       summary:
@@ -89,6 +100,7 @@ Each flag can also be set by an environment variable, which the flag overrides: 
         dataDir: flags['data-dir'],
         databaseUrl: flags['database-url'],
         model: flags.model,
+        tools: flags.tools,
       });
     } catch (error) {
       this.logToStderr(describeStartupError(error));
@@ -100,6 +112,7 @@ Each flag can also be set by an environment variable, which the flag overrides: 
       `Assistant is running at ${server.url}`,
       `  data:        ${server.dataDir} (${database})`,
       `  credentials: ${server.credentialsFile}`,
+      `  tools:       ${server.customTools.folder} (${server.customTools.tools.join(', ') || 'no custom tools yet'})`,
     ];
     if (server.createdOwner) lines.push('  First run: created the owner account and its token.');
     else if (server.issuedOwnerToken)

@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   bad_request: { status: 400, title: 'Malformed request' },
   invalid_token: { status: 401, title: 'Missing or invalid token' },
   insufficient_scope: { status: 403, title: 'The token lacks the required scope' },
+  origin_not_allowed: { status: 403, title: 'Host or Origin not allowed' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   /** The headers or the body did not arrive within the server's deadline. */

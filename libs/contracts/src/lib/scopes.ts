@@ -21,8 +21,8 @@ export const SCOPE_DESCRIPTIONS = {
   'read:web': 'Fetch web pages and search the web',
   'read:home': 'Read the state of your smart-home devices',
   'write:home': 'Change your smart-home devices',
-  'read:tools': 'See the tool catalogue and your connections',
-  'write:tools': 'Add, change and remove connections',
+  'read:tools': 'See the tool catalogue and your connections, and use custom tools that change nothing',
+  'write:tools': 'Add, change and remove connections, and use custom tools that change things',
 } as const;
 
 export type Scope = keyof typeof SCOPE_DESCRIPTIONS;

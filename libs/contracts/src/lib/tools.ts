@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { scopeSchema } from './scopes';
 
-/** The tool families of SPEC §3. */
+/** The tool families of SPEC §3 (a connection belongs to one). */
 export const toolFamilySchema = z.enum(['memory', 'email', 'calendar', 'files', 'web', 'home']);
+
+/** A tool's family in the catalogue: one of SPEC §3's, or `custom` for a self-hosted server's own tools (SPEC §6). */
+export const catalogueFamilySchema = z.enum([...toolFamilySchema.options, 'custom']);
 
 /** One tool of the catalogue (SPEC §3 `GET /tools`); the same name in queries, here and in MCP. */
 export const toolInfoSchema = z
   .object({
     name: z.string().describe('`<family>_<verb>`, e.g. `email_search`'),
-    family: toolFamilySchema,
+    family: catalogueFamilySchema,
     description: z.string(),
     input_schema: z.record(z.string(), z.unknown()).describe('JSON Schema of the tool’s input'),
     scope: scopeSchema.describe('the scope a token needs for the assistant to use this tool for it'),

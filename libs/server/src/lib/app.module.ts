@@ -17,12 +17,16 @@ import { ToolsModule } from './tools/tools.module';
 import { FAMILIES } from './tools/families';
 import { listeningUrl, PublicAddress } from './http/public-address';
 import { OAuthModule } from './oauth/oauth.module';
+import { McpModule } from './mcp/mcp.module';
 import { WebModule } from './web/web.module';
 
 /** The whole API as one Nest module; both deployments compose it with their own storage and configuration. */
 @Module({})
 export class AppModule {
-  static register(config: ServerConfig, { storage, queryEvents, families }: ServerParts): DynamicModule {
+  static register(
+    config: ServerConfig,
+    { storage, queryEvents, families, customToolImporter }: ServerParts,
+  ): DynamicModule {
     const address = new PublicAddress(config.publicUrl, listeningUrl(config.host, config.port));
     return {
       module: AppModule,
@@ -34,13 +38,14 @@ export class AppModule {
         }),
         WebModule,
         OAuthModule,
+        McpModule,
         AccountsModule,
         DiscussionsModule,
         MemoriesModule,
         TokensModule,
         DevicesModule,
         MetaModule,
-        ToolsModule.register(families ?? FAMILIES),
+        ToolsModule.register(families ?? FAMILIES, customToolImporter),
         QueriesModule.register(queryEvents),
         RoutingModule.register(),
       ],

@@ -1,5 +1,6 @@
 import type { Storage } from '@assistant/storage';
 import type { ToolFamily } from '@assistant/tool-kit';
+import type { ModuleImporter } from './tools/custom/custom-tools-folder';
 import type { RateLimitStore } from './rate-limit/rate-limit.store';
 import type { QueryEventLog } from './queries/query-event-log';
 
@@ -13,6 +14,11 @@ export interface ServerParts {
   queryEvents: QueryEventLog;
   /** The tool families offered: FAMILIES (tools/families.ts) when absent; tests add their own. */
   families?: readonly ToolFamily[];
+  /**
+   * How a self-hosted server imports its custom tool modules: Node's own `import()` when absent. Tests under jest
+   * give Node's main-context loader (testing/custom-tools): jest's own ties an import to one test file.
+   */
+  customToolImporter?: ModuleImporter;
   /** Where the JSON log lines go: stdout when absent; tests capture them. */
   logDestination?: { write(line: string): void };
 }

@@ -48,6 +48,8 @@ export interface InProcessAppOptions {
   config?: Partial<ServerConfig>;
   /** The tool families to offer instead of the product's (FAMILIES), e.g. a fake family with a test provider. */
   families?: readonly ToolFamily[];
+  /** How custom tool modules are imported (`importWithNode` of ./custom-tools for a folder of modules). */
+  customToolImporter?: ServerParts['customToolImporter'];
   /** Shorter HTTP deadlines than HTTP_TIMEOUTS, for tests of stalled requests. */
   timeouts?: Partial<HttpTimeouts>;
 }
@@ -94,6 +96,7 @@ export async function startInProcessApp(options: InProcessAppOptions = {}): Prom
       rateLimits: new MemoryRateLimitStore(),
       queryEvents: new MemoryQueryEventLog(),
       families: options.families,
+      customToolImporter: options.customToolImporter,
       logDestination: { write: (line: string) => void lines.push(line) },
     };
     const account = await createAccount(storage, {

@@ -1,14 +1,21 @@
 export {
   connectTool,
+  customToolScope,
   defineTool,
+  isToolDefinition,
   parseToolInput,
+  TOOL_DEFINITION,
   ToolInputError,
   type ConnectedTool,
+  type CustomToolSpec,
   type ToolAnnotations,
   type ToolDefinition,
   type ToolContext,
   type ToolNotice,
+  type ToolSpec,
 } from './lib/define-tool';
+/** Zod, for a custom tool module's input schema: the same version the server reads schemas with. */
+export { z } from 'zod';
 export {
   defineFamily,
   servesTool,
@@ -26,6 +33,7 @@ export {
 export type { BuiltinAction, PhraseContext, PhraseRule } from './lib/phrases';
 export { asSentence, capitalise, joinAnd, toSecondPerson } from './lib/person';
 export { allowedTools, withheldTools, type WithheldTool } from './lib/tool-registry';
+export { callTool, ToolCallTimeout } from './lib/call-tool';
 export { addressPolicy, connectionPolicy, unmapped, type AddressPolicy } from './lib/address-policy';
 export {
   AddressRefusedError,

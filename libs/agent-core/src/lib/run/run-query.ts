@@ -7,7 +7,7 @@ import {
   type QueryEventBody,
   type ToolCallRecord,
 } from '@assistant/contracts';
-import { parseToolInput, type ConnectedTool, type WithheldTool } from '@assistant/tool-kit';
+import { callTool, parseToolInput, type ConnectedTool, type WithheldTool } from '@assistant/tool-kit';
 import { builtinProviderOptions } from '../models/builtin/builtin-model';
 import { systemPrompt } from './system-prompt';
 import { describeModelError } from './model-errors';
@@ -73,8 +73,6 @@ export type ConfirmationOutcome = 'approved' | 'denied' | 'timeout';
  */
 export type RunEventSink = (event: QueryEventBody) => void | Promise<void>;
 
-class ToolCallTimeout extends Error {}
-
 class ToolCallDenied extends Error {}
 
 class ModelIdle extends Error {}
@@ -109,31 +107,6 @@ function idleWatchdog(ms: number) {
 
 function failure(code: ErrorCode, detail: string, queryId: string): QueryEventBody {
   return { type: 'query.failed', error: problemOf(code, detail, queryId) };
-}
-
-/** Runs a handler with the per-call time limit; a handler that ignores the signal still loses the race. */
-async function runHandler(
-  definition: ConnectedTool,
-  input: unknown,
-  context: Omit<Parameters<ConnectedTool['handler']>[1], 'driver'>,
-  timeoutMs: number,
-): Promise<unknown> {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = AbortSignal.any([context.signal, timeout]);
-  return new Promise((resolve, reject) => {
-    const onAbort = () =>
-      reject(
-        timeout.aborted
-          ? new ToolCallTimeout(`${definition.name} took longer than ${timeoutMs / 1000} s`)
-          : signal.reason,
-      );
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    Promise.resolve()
-      .then(() => definition.handler(input as never, { ...context, driver: definition.driver, signal }))
-      .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /**
@@ -203,7 +176,7 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
               throw new ToolCallDenied(error);
             }
           }
-          return await runHandler(
+          return await callTool(
             definition,
             args,
             {

@@ -30,6 +30,11 @@ export interface ServerConfig {
   /** The self-hosted server's data directory (absent on the hosted API): tool families keep default folders there. */
   dataDir?: string;
   /**
+   * The self-hosted server's folder of custom tool modules (`ASSISTANT_TOOLS_DIR`, `<data-dir>/tools` by default);
+   * absent on the hosted API, which runs no code of its users.
+   */
+  customToolsDir?: string;
+  /**
    * How long a verified token is trusted without asking the database. One self-hosted process sees every
    * revocation itself; the hosted service runs several processes and keeps this at 0 for now.
    */

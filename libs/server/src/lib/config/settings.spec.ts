@@ -79,6 +79,10 @@ describe('the settings of the composition roots', () => {
     });
   });
 
+  it('gives the hosted API no custom tools folder: it runs no code of its users', () => {
+    expect(hosted({ ASSISTANT_TOOLS_DIR: '/srv/tools' }).customToolsDir).toBeUndefined();
+  });
+
   it('gives the hosted API its own defaults', () => {
     expect(hosted({})).toMatchObject({
       deployment: 'hosted',
@@ -122,11 +126,13 @@ describe('the settings of the composition roots', () => {
       ASSISTANT_RATE_LIMIT_AUTH: '20',
       ASSISTANT_RATE_LIMIT_WINDOW_SECONDS: '60',
       ASSISTANT_TRUST_PROXY: 'true',
+      ASSISTANT_TOOLS_DIR: '/srv/assistant-tools',
     });
     expect(config).toMatchObject({
       host: '::1',
       port: 8123,
       dataDir: '/srv/assistant',
+      customToolsDir: '/srv/assistant-tools',
       database: { dialect: 'sqlite', file: join('/srv/assistant', 'assistant.sqlite') },
       logLevel: 'debug',
       trustProxy: true,
@@ -189,6 +195,11 @@ describe('the settings of the composition roots', () => {
     });
     expect(config.queries.models.defaultModel).toBe('ollama:llama3.2');
     expect(selfHostConfig({ port: 0 }, HOME).port).toBe(0);
+    // The custom tools folder: <data-dir>/tools, else --tools over ASSISTANT_TOOLS_DIR, relative to here.
+    expect(config.customToolsDir).toBe('/srv/flag/tools');
+    expect(selfHost({ ASSISTANT_TOOLS_DIR: '/env/tools' }, { tools: 'my-tools' }).customToolsDir).toBe(
+      join(process.cwd(), 'my-tools'),
+    );
   });
 
   it('treats empty or blank values as unset and trims the others', () => {
@@ -332,6 +343,8 @@ describe('the settings of the composition roots', () => {
       'OPENAI_API_KEY',
       'ANTHROPIC_API_KEY',
       'ASSISTANT_DATA_DIR',
+      // A folder that must exist: checked when the server starts (startSelfHost), not by its kind.
+      'ASSISTANT_TOOLS_DIR',
     ];
     const covered = new Set(BAD_VALUES.map(([variable]) => variable));
     for (const schema of [SELF_HOST_SETTINGS, HOSTED_SETTINGS]) {

@@ -16,6 +16,7 @@ export interface SelfHostFlags {
   dataDir?: string | undefined;
   databaseUrl?: string | undefined;
   model?: string | undefined;
+  tools?: string | undefined;
 }
 
 export interface SettingMeta {
@@ -213,6 +214,12 @@ export const SELF_HOST_SETTINGS = z.object({
     flag: 'databaseUrl',
     defaultText: 'embedded SQLite',
     secret: true,
+  }),
+  ASSISTANT_TOOLS_DIR: setting(kind.text.optional(), {
+    description:
+      'the folder of custom tool modules (`.js`, `.mjs`, `.cjs`, each `export default defineTool(…)`), loaded at start and again when it changes; see “Custom tools”',
+    flag: 'tools',
+    defaultText: '`<data-dir>/tools`',
   }),
 });
 

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { sqliteFileIn, type DatabaseConfig } from '@assistant/storage';
 import { openStorageFor } from '../config/open-storage';
 import { ConfigError, deploymentConfig, type ServerConfig } from '../config/server-config';
@@ -13,6 +14,7 @@ import { writeCredentials } from './credentials-file';
 import { ensureOwner } from './owner-account';
 import { createAccount, parseScopeList, type CreatedAccount } from '../accounts/create-account';
 import { issueSignInLink } from '../web/sign-in-links';
+import { CustomTools } from '../tools/custom/custom-tools';
 
 /** The flags of `assistant serve`: `model` is the default model, and so on (config/settings.ts). */
 export type SelfHostOptions = SelfHostFlags;
@@ -27,6 +29,8 @@ export interface SelfHostServer extends RunningServer {
   issuedOwnerToken: boolean;
   /** A one-time link that signs the owner in to /profile (single-use, valid 15 minutes). */
   signInLink: string;
+  /** The custom tools folder and the tools it held at start. */
+  customTools: { folder: string; tools: string[] };
 }
 
 /** Flags win over `ASSISTANT_*` variables, which win over the defaults (SELF_HOST_SETTINGS). */
@@ -34,7 +38,7 @@ export function selfHostConfig(
   options: SelfHostOptions,
   env: NodeJS.ProcessEnv = process.env,
   warn: (line: string) => void = warnOnStderr,
-): ServerConfig & { dataDir: string } {
+): ServerConfig & { dataDir: string; customToolsDir: string } {
   const settings = readSettings(SELF_HOST_SETTINGS, env, options);
   unknownSettingWarnings(SELF_HOST_SETTINGS, env, 'the self-hosted server').forEach(warn);
   // The clients find the data directory with the same function, so that they read the credentials written here.
@@ -46,6 +50,9 @@ export function selfHostConfig(
     tokenCacheTtlMs: 60_000,
     secretsKey: settings.ASSISTANT_SECRETS_KEY,
     dataDir,
+    customToolsDir: settings.ASSISTANT_TOOLS_DIR
+      ? resolve(settings.ASSISTANT_TOOLS_DIR)
+      : defaultToolsDir(dataDir),
   };
 }
 
@@ -62,6 +69,10 @@ export async function startSelfHost(
     mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new ConfigError(`cannot create the data directory ${config.dataDir}: ${(error as Error).message}`);
+  }
+  // A folder given by name must be there (a typo would load nothing); the default one is made at start.
+  if (config.customToolsDir !== defaultToolsDir(config.dataDir) && !isDirectory(config.customToolsDir)) {
+    throw new ConfigError(`the custom tools folder ${config.customToolsDir} does not exist or is no folder`);
   }
   const lock = lockDataDir(config.dataDir);
   try {
@@ -100,6 +111,7 @@ export async function startSelfHost(
       createdOwner: owner.createdAccount,
       issuedOwnerToken: owner.issuedToken,
       signInLink,
+      customTools: server.app.get(CustomTools).describe() ?? { folder: config.customToolsDir, tools: [] },
     };
   } catch (error) {
     lock.release();
@@ -159,4 +171,13 @@ export async function addSelfHostAccount(
   } finally {
     await storage.close();
   }
+}
+
+/** Where a self-hosted server looks for custom tool modules unless told otherwise. */
+function defaultToolsDir(dataDir: string): string {
+  return join(dataDir, 'tools');
+}
+
+function isDirectory(path: string | undefined): boolean {
+  return path !== undefined && (statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false);
 }

@@ -12,6 +12,7 @@ import {
   type ProviderDefinition,
   type ToolDefinition,
   type ToolFamily,
+  type ToolFamilyName,
   type WithheldTool,
 } from '@assistant/tool-kit';
 import type { MemoryDriver } from '@assistant/tools-memory';
@@ -35,9 +36,10 @@ export interface RunTools {
 
 /**
  * The one place that knows which tools an account has: the families' tools, connected to the account's active
- * connections (the memory family to this server's storage), filtered by the caller's scopes and the query's own
- * `tools` list, in a stable order. Queries and `GET /tools` use it, and MCP will. Emits a change event per
- * account when its connections change (MCP's `notifications/tools/list_changed`).
+ * connections (the memory family to this server's storage; a self-hosted server's custom tools need none),
+ * filtered by the caller's scopes and the query's own `tools` list, in a stable order. Queries and `GET /tools`
+ * use it, and MCP will. Emits a change event per account when its connections change, and for every account
+ * when a family's tools change (the custom tools folder): MCP's `notifications/tools/list_changed`.
  */
 @Injectable()
 export class ToolCatalog implements OnApplicationShutdown {
@@ -45,7 +47,9 @@ export class ToolCatalog implements OnApplicationShutdown {
   private readonly pool = new DriverPool(DRIVER_IDLE_MS);
   private readonly changes = new EventEmitter();
   private readonly shutdown = new AbortController();
-  private readonly memory: MemoryDriver;
+  /** The drivers of the families this server serves itself (no provider): memory over its storage. */
+  private readonly ownDrivers: Partial<Record<ToolFamilyName, unknown>>;
+  private readonly unwatch: Array<() => void>;
 
   constructor(
     @Inject(TOOL_FAMILIES) readonly families: readonly ToolFamily[],
@@ -53,9 +57,10 @@ export class ToolCatalog implements OnApplicationShutdown {
     @Inject(STORAGE) storage: Storage,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
   ) {
-    this.memory = memoryDriverOver(storage);
+    this.ownDrivers = { memory: memoryDriverOver(storage) };
     // One listener per connected MCP client and account: many are expected.
     this.changes.setMaxListeners(0);
+    this.unwatch = families.flatMap((family) => family.onToolsChanged?.(() => this.notifyAllChanged()) ?? []);
   }
 
   /** The tools a query of this principal may use; `only` is the query's `tools` list (unknown names are a 422). */
@@ -101,7 +106,13 @@ export class ToolCatalog implements OnApplicationShutdown {
     this.changes.emit(userId);
   }
 
+  /** Every account's tools changed (a family's own, such as the custom tools of this server). */
+  private notifyAllChanged(): void {
+    for (const userId of this.changes.eventNames()) this.changes.emit(userId);
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    this.unwatch.forEach((stop) => stop());
     this.shutdown.abort();
     await this.pool.closeAll();
   }
@@ -119,8 +130,10 @@ export class ToolCatalog implements OnApplicationShutdown {
     const tools: ConnectedTool[] = [];
     for (const family of this.families) {
       if (family.providers.length === 0) {
-        // A family without providers is served by this server itself: today only memory, over its storage.
-        tools.push(...family.tools.map((tool) => connectTool(tool, this.memory)));
+        // A family without providers is served by this server itself, for every account: memory over its
+        // storage, and a self-hosted server's custom tools.
+        const driver = this.ownDrivers[family.name];
+        tools.push(...family.tools.map((tool) => connectTool(tool, driver)));
         continue;
       }
       const candidates = [

@@ -9,21 +9,29 @@ import { StoredConnections } from '../connections/stored-connections';
 import { CONNECTION_SOURCE } from './connection-source';
 import { TOOL_FAMILIES, ToolCatalog } from './tool-catalog';
 import { ToolsController } from './tools.controller';
+import { CUSTOM_TOOL_IMPORTER, CustomTools } from './custom/custom-tools';
+import { importFresh, type ModuleImporter } from './custom/custom-tools-folder';
 
 /**
- * The tool catalogue (for queries, `GET /tools` and later MCP), the families it is built from, and the
- * connections resource that feeds it: one module, since the catalogue reads connections and their changes
- * notify it.
+ * The tool catalogue (for queries, `GET /tools` and later MCP), the families it is built from (and a self-hosted
+ * server's custom tools, one family more), and the connections resource that feeds it: one module, since the
+ * catalogue reads connections and their changes notify it.
  */
 @Global()
 @Module({})
 export class ToolsModule {
-  static register(families: readonly ToolFamily[]): DynamicModule {
+  static register(families: readonly ToolFamily[], customToolImporter?: ModuleImporter): DynamicModule {
     return {
       module: ToolsModule,
       controllers: [ToolsController, ConnectionsController],
       providers: [
-        { provide: TOOL_FAMILIES, useValue: families },
+        { provide: CUSTOM_TOOL_IMPORTER, useValue: customToolImporter ?? importFresh },
+        CustomTools,
+        {
+          provide: TOOL_FAMILIES,
+          useFactory: (custom: CustomTools) => (custom.family ? [...families, custom.family] : families),
+          inject: [CustomTools],
+        },
         // At start-up: a hosted API without its key, or a data directory that cannot hold one, stops here.
         {
           provide: SecretBox,
@@ -36,7 +44,7 @@ export class ToolsModule {
         ConnectionsService,
       ],
       // ConnectionsService also serves /profile's connection list (web/).
-      exports: [ToolCatalog, TOOL_FAMILIES, ConnectionsService],
+      exports: [ToolCatalog, TOOL_FAMILIES, ConnectionsService, CustomTools],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, parseToolInput, ToolInputError } from './define-tool';
+import * as kit from '../index';
+import { defineTool, isToolDefinition, parseToolInput, TOOL_DEFINITION, ToolInputError } from './define-tool';
 import { defineFamily } from './family';
 import { allowedTools, withheldTools } from './tool-registry';
 
@@ -24,6 +25,27 @@ describe('defineTool and the registry', () => {
     expect(defineTool()({ ...base, name: 'web_post', side_effects: true }).annotations.readOnlyHint).toBe(
       false,
     );
+  });
+
+  it('declares a custom tool in one call, its scope by its side effects, marked as made by defineTool', () => {
+    const base = { description: 'd', input: z.object({ id: z.string() }), handler: async () => 'ok' };
+    const lookup = defineTool({ ...base, name: 'custom_lookup' });
+    expect(lookup).toMatchObject({ name: 'custom_lookup', scope: 'read:tools', side_effects: false });
+    expect(lookup.annotations.readOnlyHint).toBe(true);
+    const refund = defineTool({ ...base, name: 'custom_refund', side_effects: true });
+    expect(refund).toMatchObject({ scope: 'write:tools', side_effects: true });
+    expect(defineTool({ ...base, name: 'custom_mail', scope: 'read:emails' }).scope).toBe('read:emails');
+    expect(() => defineTool({ ...base, name: 'Lookup' })).toThrow(/snake_case/);
+    // The mark is what a server loading a module checks; it is the same symbol for every copy of the kit.
+    expect(isToolDefinition(lookup)).toBe(true);
+    expect(isToolDefinition(defineTool()({ ...base, name: 'web_x', scope: 'read:web' }))).toBe(true);
+    expect(isToolDefinition({ ...lookup })).toBe(false);
+    expect(isToolDefinition({ name: 'custom_lookup', handler: async () => null })).toBe(false);
+    expect(TOOL_DEFINITION).toBe(Symbol.for('@assistant/tool-kit:tool-definition'));
+  });
+
+  it('re-exports zod, so that a custom tool module needs only the kit', () => {
+    expect(kit.z).toBe(z);
   });
 
   it('refuses a family whose tool is not named after it', () => {

@@ -47,31 +47,85 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output 
   handler(input: z.infer<Input>, context: ToolContext<D>): Promise<Output>;
 }
 
+/** What `defineTool` is given: the tool's definition, its handler included. */
+export interface ToolSpec<Input extends z.ZodObject, Output, D> {
+  name: string;
+  description: string;
+  input: Input;
+  scope: Scope;
+  side_effects?: boolean;
+  providers?: readonly string[];
+  annotations?: ToolAnnotations;
+  handler(input: z.infer<Input>, context: ToolContext<D>): Promise<Output>;
+}
+
+/**
+ * What a custom tool module of a self-hosted server default-exports through `defineTool({...})`: a tool of its
+ * own, with no family and no driver. Its scope may be left out (see `customToolScope`).
+ */
+export type CustomToolSpec<Input extends z.ZodObject, Output> = Omit<
+  ToolSpec<Input, Output, undefined>,
+  'scope' | 'providers'
+> & { scope?: Scope };
+
+/**
+ * The scope of a custom tool that names none: the tool catalogue's own scopes, `read:tools` for a tool that
+ * changes nothing and `write:tools` for one with side effects — so that a read-only token never runs a custom
+ * tool that changes something.
+ */
+export function customToolScope(side_effects: boolean): Scope {
+  return side_effects ? 'write:tools' : 'read:tools';
+}
+
+/**
+ * Marks what `defineTool` returned, so that a server loading a module can tell a tool from any other default
+ * export. A registered symbol: the same for every copy of this package (a user's tools folder has its own).
+ */
+export const TOOL_DEFINITION = Symbol.for('@assistant/tool-kit:tool-definition');
+
+/** Whether `value` was made by `defineTool` (of any copy of this package). */
+export function isToolDefinition(value: unknown): value is ToolDefinition {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[TOOL_DEFINITION] === true
+  );
+}
+
 /**
  * Declares a tool: its name, what it is for, its input schema and what it may touch. MCP's hints default from
  * `side_effects` (a tool without side effects is read-only).
+ *
+ * A family's tool: `defineTool<Driver>()({...})`, typed with the family's driver. A custom tool of a self-hosted
+ * server: `export default defineTool({...})`, whose scope defaults by its side effects (`customToolScope`).
  */
-export function defineTool<D = unknown>() {
-  return <Input extends z.ZodObject, Output>(definition: {
-    name: string;
-    description: string;
-    input: Input;
-    scope: Scope;
-    side_effects?: boolean;
-    providers?: readonly string[];
-    annotations?: ToolAnnotations;
-    handler(input: z.infer<Input>, context: ToolContext<D>): Promise<Output>;
-  }): ToolDefinition<Input, Output, D> => {
-    if (!/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(definition.name)) {
-      throw new Error(`tool name "${definition.name}" must be <family>_<verb> in snake_case`);
-    }
-    const side_effects = definition.side_effects ?? false;
-    return {
-      ...definition,
-      side_effects,
-      annotations: { readOnlyHint: !side_effects, ...definition.annotations },
-    };
+export function defineTool<D = unknown>(): <Input extends z.ZodObject, Output>(
+  definition: ToolSpec<Input, Output, D>,
+) => ToolDefinition<Input, Output, D>;
+export function defineTool<Input extends z.ZodObject, Output>(
+  definition: CustomToolSpec<Input, Output>,
+): ToolDefinition<Input, Output, undefined>;
+export function defineTool(definition?: CustomToolSpec<z.ZodObject, unknown>) {
+  if (definition === undefined) return declare;
+  const side_effects = definition.side_effects ?? false;
+  return declare({ ...definition, scope: definition.scope ?? customToolScope(side_effects) });
+}
+
+function declare<Input extends z.ZodObject, Output, D>(
+  definition: ToolSpec<Input, Output, D>,
+): ToolDefinition<Input, Output, D> {
+  if (typeof definition?.name !== 'string' || !/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(definition.name)) {
+    throw new Error(`tool name "${definition?.name}" must be <family>_<verb> in snake_case`);
+  }
+  const side_effects = definition.side_effects ?? false;
+  const tool: ToolDefinition<Input, Output, D> = {
+    ...definition,
+    side_effects,
+    annotations: { readOnlyHint: !side_effects, ...definition.annotations },
   };
+  // Not enumerable: it stays out of copies (`{...tool}`) and of what a log prints.
+  Object.defineProperty(tool, TOOL_DEFINITION, { value: true });
+  return tool;
 }
 
 /**

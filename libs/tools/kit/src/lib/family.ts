@@ -2,8 +2,11 @@ import type { z } from 'zod';
 import type { ToolDefinition } from './define-tool';
 import type { PhraseRule } from './phrases';
 
-/** The tool families of SPEC §3, one lib each under libs/tools/. */
-export const TOOL_FAMILIES = ['memory', 'email', 'calendar', 'files', 'web', 'home'] as const;
+/**
+ * The tool families of SPEC §3, one lib each under libs/tools/, and `custom`: the tools a self-hosted server
+ * loads from its tools folder (SPEC §6), named `custom_<verb>`.
+ */
+export const TOOL_FAMILIES = ['memory', 'email', 'calendar', 'files', 'web', 'home', 'custom'] as const;
 export type ToolFamilyName = (typeof TOOL_FAMILIES)[number];
 
 /** Where a server runs: a provider may exist on one only (a local folder is for a self-hosted server). */
@@ -101,10 +104,20 @@ export interface ToolFamily<D = unknown> {
   providers: readonly ProviderDefinition<D>[];
   defaults?: readonly DefaultConnection[];
   tools: readonly ToolDefinition<z.ZodObject, unknown, D>[];
+  /**
+   * For a family whose tools change while the server runs (the custom tools of a folder): calls `listener` after
+   * `tools` changed, and returns the unsubscribe function. The catalogue tells every account.
+   */
+  onToolsChanged?(listener: () => void): () => void;
   /** The phrasings the built-in offline model understands for this family, each with examples that are tested. */
   phrases: readonly PhraseRule[];
   /** What the built-in model says once one of this family's tools has answered (plain sentences). */
   answer(tool: string, output: unknown): string;
+  /**
+   * What the built-in model says when a phrasing of this family names a tool that the run neither has nor
+   * withholds (a custom tool by a name no module defines); it says that no connection provides it otherwise.
+   */
+  unavailable?(tool: string, available: readonly string[]): string;
 }
 
 /** Declares a family; checks that each tool's name starts with `<family>_`. */
@@ -135,4 +148,5 @@ export interface FamilyLanguage {
   topic: ToolFamily['topic'];
   phrases?: readonly PhraseRule[];
   answer?(tool: string, output: unknown): string;
+  unavailable?: ToolFamily['unavailable'];
 }

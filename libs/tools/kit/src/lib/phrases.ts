@@ -23,7 +23,10 @@ export interface PhraseRule {
   /** Tried against the request with politeness and trailing punctuation stripped. */
   patterns: RegExp[];
   act(match: RegExpMatchArray, text: string, context: PhraseContext): BuiltinAction;
-  /** The tool this rule calls and what that lets the user do, for telling them what is possible in a query. */
+  /**
+   * The tool this rule calls and what that lets the user do, for telling them what is possible in a query. A
+   * rule that calls any tool of its family names them all as `<family>_*` (`custom_*`).
+   */
   offers?: { tool: string; can: string };
   /**
    * Catch-all rules (e.g. "when is …?" searches the memories) are tried after every family's specific ones, so

@@ -23,9 +23,9 @@ export function answerFromToolResult(
 
 /** What the run's tools let the user do, in words, from what the families' phrasings offer. */
 export function whatICanDo(book: PhraseBook, available: readonly string[]): string {
-  const offers = book.offers();
-  const spoken = available.flatMap((tool) => offers.get(tool) ?? []);
-  const unspoken = available.filter((tool) => !offers.has(tool));
+  // A rule for a whole family (the custom tools) offers the same words for each of its tools: said once.
+  const spoken = [...new Set(available.flatMap((tool) => book.offerFor(tool) ?? []))];
+  const unspoken = available.filter((tool) => book.offerFor(tool) === undefined);
   const parts = [
     ...(spoken.length > 0 ? [`What I can do here: ${joinAnd(spoken)}.`] : []),
     ...(unspoken.length > 0

@@ -7,7 +7,7 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
-import type { SharedV3ProviderOptions } from '@ai-sdk/provider';
+import type { JSONSchema7, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { FamilyLanguage, WithheldTool } from '@assistant/tool-kit';
 import { PhraseBook } from './phrase-book';
 import {
@@ -69,10 +69,17 @@ function decide(book: PhraseBook, options: LanguageModelV3CallOptions): Reply {
     case 'family':
       return { kind: 'text', text: familyAnswer(book, action, available, facts.withheldTools) };
     case 'tool': {
-      if (available.includes(action.tool)) return action;
+      if (available.includes(action.tool)) {
+        const schema = options.tools?.find((t) => t.name === action.tool);
+        return schema && 'inputSchema' in schema
+          ? { ...action, input: fitInput(action.input, schema.inputSchema) }
+          : action;
+      }
       // Withheld from this run (scope, tool list): say why. Absent from the account: say the family is missing.
       const family = book.familyOf(action.tool);
       if (family && !facts.withheldTools.some((w) => w.name === action.tool)) {
+        // A family may say it in its own words (no custom tool by that name).
+        if (family.unavailable) return { kind: 'text', text: family.unavailable(action.tool, available) };
         // The family is there but not this tool (web_fetch without a search engine for web_search).
         if (available.some((name) => name.startsWith(`${family.name}_`))) {
           return { kind: 'text', text: toolNotConnected(action.tool) };
@@ -85,6 +92,30 @@ function decide(book: PhraseBook, options: LanguageModelV3CallOptions): Reply {
     case 'text':
       return action;
   }
+}
+
+/**
+ * A phrasing's input as the tool's JSON Schema wants it: words of a request are text, so `id=42` gives a number
+ * that a text field wants as "42", and `count="3"` text that a number field wants as 3. Only top-level fields,
+ * only values that convert without loss; the tool's own schema still judges the result.
+ */
+export function fitInput(input: Record<string, unknown>, schema: JSONSchema7): Record<string, unknown> {
+  const fields = schema.properties ?? {};
+  return Object.fromEntries(
+    Object.entries(input).map(([key, value]) => {
+      const field = fields[key];
+      const type = typeof field === 'object' ? field.type : undefined;
+      if (type === 'string' && (typeof value === 'number' || typeof value === 'boolean')) {
+        return [key, String(value)];
+      }
+      if ((type === 'number' || type === 'integer') && typeof value === 'string' && value.trim() !== '') {
+        const number = Number(value);
+        return [key, Number.isFinite(number) ? number : value];
+      }
+      if (type === 'boolean' && (value === 'true' || value === 'false')) return [key, value === 'true'];
+      return [key, value];
+    }),
+  );
 }
 
 /** The name under which a run's facts for the built-in model travel in the AI SDK's per-call provider options. */

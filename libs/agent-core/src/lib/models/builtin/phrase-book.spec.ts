@@ -1,4 +1,6 @@
-import { defineFamily } from '@assistant/tool-kit';
+import { z } from 'zod';
+import { connectTool, defineFamily, defineTool, type FamilyLanguage } from '@assistant/tool-kit';
+import { fitInput } from './builtin-model';
 import { fakeMemoryFamily, fakeMemoryTools } from '../../../testing/fake-memory-family';
 import { runBuiltin } from '../../../testing/run-builtin';
 import { PhraseBook } from './phrase-book';
@@ -99,6 +101,77 @@ describe('what the built-in model says', () => {
     expect(toolWithheld('memory_save', [])).toBe(
       "I can't use memory_save in this query: it is not available here.",
     );
+  });
+});
+
+/** A family whose one rule serves all its tools by name, as a self-hosted server's custom tools do. */
+const byName: FamilyLanguage = {
+  name: 'custom',
+  topic: { about: 'custom tools', keywords: [] },
+  phrases: [
+    {
+      intent: 'custom.run',
+      examples: ['run custom_ping'],
+      patterns: [/^run (custom_\w+)$/i],
+      act: (m) => ({ kind: 'tool', tool: m[1], input: {} }),
+      offers: { tool: 'custom_*', can: 'run your custom tools by name' },
+    },
+  ],
+  unavailable: (tool, available) => `No ${tool}; there are ${available.join(' and ')}.`,
+};
+
+describe('a family whose rule serves each of its tools', () => {
+  const withCustom = new PhraseBook([fakeMemoryFamily, byName]);
+
+  it('offers its words once for all its tools, and none for another family', () => {
+    expect(withCustom.offerFor('custom_ping')).toBe('run your custom tools by name');
+    expect(withCustom.offerFor('memory_save')).toMatch(/^remember what you tell me/);
+    expect(withCustom.offerFor('calendar_list_events')).toBeUndefined();
+    expect(whatICanDo(withCustom, ['custom_ping', 'custom_order_status'])).toBe(
+      'What I can do here: run your custom tools by name.',
+    );
+  });
+
+  it('reads the values of a request by the tool’s schema: id=7 is text for a text field', async () => {
+    const seen: unknown[] = [];
+    const lookup = connectTool(
+      defineTool()({
+        name: 'custom_lookup',
+        description: 'd',
+        input: z.object({ id: z.string(), count: z.number(), exact: z.boolean() }),
+        scope: 'read:tools',
+        handler: async (input) => void seen.push(input),
+      }),
+      undefined,
+    );
+    const asked: FamilyLanguage = {
+      ...byName,
+      phrases: [
+        {
+          intent: 'custom.lookup',
+          examples: [],
+          patterns: [/^look up$/],
+          act: () => ({ kind: 'tool', tool: 'custom_lookup', input: { id: 7, count: '3', exact: 'true' } }),
+        },
+      ],
+    };
+    await runBuiltin('look up', [asked], { tools: [lookup] });
+    expect(seen).toEqual([{ id: '7', count: 3, exact: true }]);
+    expect(fitInput({ id: 'x', n: 'many', other: 1 }, { properties: { n: { type: 'number' } } })).toEqual({
+      id: 'x',
+      n: 'many',
+      other: 1,
+    });
+  });
+
+  it('says in its own words that a tool it names is not there', async () => {
+    const [save] = fakeMemoryTools({ saved: [] });
+    const ping = { ...save, name: 'custom_ping' };
+    const events = await runBuiltin('run custom_pong', [fakeMemoryFamily, byName], { tools: [ping] });
+    expect(events.at(-1)).toMatchObject({
+      type: 'query.completed',
+      text: 'No custom_pong; there are custom_ping.',
+    });
   });
 });
 

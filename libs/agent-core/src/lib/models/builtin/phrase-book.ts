@@ -91,6 +91,12 @@ export class PhraseBook {
     return offers;
   }
 
+  /** What a tool lets the user do: its own rule's offer, or that of a rule for its whole family (`custom_*`). */
+  offerFor(tool: string): string | undefined {
+    const offers = this.offers();
+    return offers.get(tool) ?? offers.get(`${tool.slice(0, tool.indexOf('_'))}_*`);
+  }
+
   /** The family a tool belongs to, by its `<family>_` prefix. */
   familyOf(tool: string): FamilyLanguage | undefined {
     return this.families.find((family) => tool.startsWith(`${family.name}_`));
