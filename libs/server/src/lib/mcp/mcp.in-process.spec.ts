@@ -5,14 +5,31 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { ALL_SCOPES } from '@assistant/contracts';
 import { createAccount } from '../accounts/create-account';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
+import { importWithNode, makeToolsFolder, toolModule, type ToolsFolder } from '../../testing/custom-tools';
 
 let api: InProcessApp;
 let url: string;
+let folder: ToolsFolder;
 beforeAll(async () => {
-  api = await startInProcessApp();
+  // A user-defined business function, as a self-hoster drops it into the tools folder.
+  folder = makeToolsFolder();
+  folder.write(
+    'order-status.mjs',
+    toolModule(
+      "name: 'custom_order_status', description: 'The status of an order in our shop', input: z.object({ id: z.string() })",
+      'return { id: input.id, status: `order ${input.id} ships tomorrow` };',
+    ),
+  );
+  api = await startInProcessApp({
+    config: { customToolsDir: folder.path },
+    customToolImporter: importWithNode,
+  });
   url = await api.listen();
 });
-afterAll(() => api?.close());
+afterAll(async () => {
+  await api?.close();
+  folder?.close();
+});
 
 /** The MCP SDK's own client over Streamable HTTP, with a bearer token. */
 async function connect(token: string, onListChanged?: () => void): Promise<Client> {
@@ -50,8 +67,17 @@ describe('MCP at /api/v1/mcp', () => {
     await client.close();
   });
 
+  it('offers a custom tool of the server next to the account’s own, and runs it', async () => {
+    const client = await connect(api.token);
+    expect(await names(client)).toContain('custom_order_status');
+    const result = await client.callTool({ name: 'custom_order_status', arguments: { id: 'A-17' } });
+    expect(result.structuredContent).toEqual({ id: 'A-17', status: 'order A-17 ships tomorrow' });
+    await client.close();
+  });
+
   it('keeps to the token’s scopes: a read-only token neither lists nor runs a write tool', async () => {
     const client = await connect(await api.issueToken(['read:memories', 'read:files']));
+    // custom_order_status needs read:tools, which this token lacks.
     expect(await names(client)).toEqual(['files_list', 'files_read', 'files_search', 'memory_search']);
     const refused = await client.callTool({ name: 'memory_save', arguments: { content: 'sneaky' } });
     expect(refused.isError).toBe(true);
