@@ -17,21 +17,17 @@ export function presentConnection(c: StoredConnection): Connection {
   };
 }
 
-/** A connection the account has without adding it; it exists as long as the account does. */
+/** A connection the account has without adding it: it works as long as the account exists, and never changes. */
 export function presentDefaultConnection(
   c: { id: string; family: string; provider: string; name: string; settings: Record<string, unknown> },
   accountCreatedAt: Date,
 ): Connection {
-  return {
-    id: c.id,
-    family: c.family as Connection['family'],
-    provider: c.provider,
-    name: c.name,
-    settings: c.settings,
+  const stored = {
+    ...c,
     status: 'ok',
-    last_error: null,
-    default: true,
-    created_at: accountCreatedAt.toISOString(),
-    updated_at: accountCreatedAt.toISOString(),
+    lastError: null,
+    createdAt: accountCreatedAt,
+    updatedAt: accountCreatedAt,
   };
+  return { ...presentConnection(stored as StoredConnection), default: true };
 }

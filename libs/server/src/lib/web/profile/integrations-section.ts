@@ -4,6 +4,7 @@ import { IntegrationsService } from '../../oauth/integrations.service';
 import { html, type Html } from '../page';
 import { buttonForm, timeOf } from '../page-parts';
 import { PAGE_PATHS } from '../page-route';
+import { scopeList } from './profile-sections';
 
 /** What a section of /profile is drawn for. */
 export interface ProfileSectionContext {
@@ -11,9 +12,6 @@ export interface ProfileSectionContext {
   /** The CSRF token for the section's forms (`csrfField`). */
   csrf: string;
 }
-
-const scopeList = (scopes: readonly string[]) =>
-  html`${scopes.map((scope, i) => html`${i > 0 && ', '}<code>${scope}</code>`)}`;
 
 function activityList(activity: Integration['recent_activity']): Html {
   if (activity.length === 0) return html`<span class="muted">none yet</span>`;

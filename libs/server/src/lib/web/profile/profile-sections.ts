@@ -34,7 +34,7 @@ export function accountSection(user: UserEntity, deployment: Deployment, csrf: s
   </section>`;
 }
 
-function scopeList(scopes: readonly string[]): Html {
+export function scopeList(scopes: readonly string[]): Html {
   return html`${scopes.map((scope, i) => html`${i > 0 && ', '}<code>${scope}</code>`)}`;
 }
 
