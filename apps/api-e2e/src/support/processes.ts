@@ -26,7 +26,8 @@ export interface RunResult {
 
 /**
  * Runs a built script to completion, with `input` on its stdin. After `timeoutMs` it is killed (code null), so
- * that a server expected to refuse to start fails its test instead of hanging the suite.
+ * that a server expected to refuse to start fails its test instead of hanging the suite. `node`: another Node
+ * binary to run it with (this one by default).
  */
 export function run(
   script: string,
@@ -34,9 +35,10 @@ export function run(
   env: Record<string, string>,
   input?: string,
   timeoutMs?: number,
+  node: string = process.execPath,
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
+    const child = spawn(node, [script, ...args], {
       env: childEnv(env),
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
