@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { credentialsFileIn, readCredentials } from '@assistant/client/local';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { BUILT, childEnv, run, startServer, type ServerProcess } from './support/processes';
+import { BUILT, childEnv, run, startServer, WORKSPACE_ROOT, type ServerProcess } from './support/processes';
 
 /**
  * The MCP launcher (`assistant-mcp`, built) as an MCP client starts it, the MCP SDK's own Client over stdio, in front
@@ -24,8 +24,14 @@ describe('assistant-mcp in front of a real `assistant serve`', () => {
   let searxngUrl: string;
   const open: Client[] = [];
 
+  /** A user-defined business function in the server's tools folder, with the kit installed beside it. */
+  const toolsDir = () => join(dataDir, 'my-tools');
   const serve = (port: number) =>
-    startServer(BUILT.cli, ['serve', '--data-dir', dataDir, '--port', String(port)], {});
+    startServer(
+      BUILT.cli,
+      ['serve', '--data-dir', dataDir, '--port', String(port), '--tools', toolsDir()],
+      {},
+    );
 
   async function connect(withToken = token): Promise<{
     client: Client;
@@ -76,6 +82,23 @@ describe('assistant-mcp in front of a real `assistant serve`', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'assistant-mcp-e2e-'));
+    mkdirSync(join(toolsDir(), 'node_modules', '@assistant'), { recursive: true });
+    symlinkSync(
+      join(WORKSPACE_ROOT, 'libs/tools/kit'),
+      join(toolsDir(), 'node_modules/@assistant/tool-kit'),
+      'dir',
+    );
+    writeFileSync(
+      join(toolsDir(), 'orders.mjs'),
+      `import { defineTool, z } from '@assistant/tool-kit';
+export default defineTool({
+  name: 'custom_order_status',
+  description: 'Where an order of the shop is',
+  input: z.object({ id: z.string() }),
+  handler: async ({ id }) => ({ id, status: 'shipped' }),
+});
+`,
+    );
     server = await serve(0);
     const credentials = readCredentials(credentialsFileIn(dataDir))!;
     token = credentials.token;
@@ -119,6 +142,21 @@ describe('assistant-mcp in front of a real `assistant serve`', () => {
 
     expect(errors).toEqual([]);
     expect(stderr()).toBe('');
+  });
+
+  it('calls a files tool and a custom tool of the server through the launcher', async () => {
+    const { client, errors } = await connect();
+    expect(await names(client)).toContain('custom_order_status');
+    const written = await client.callTool({
+      name: 'files_write',
+      arguments: { path: 'mcp.txt', text: 'written over MCP' },
+    });
+    expect(written.isError).toBeFalsy();
+    const read = await client.callTool({ name: 'files_read', arguments: { path: 'mcp.txt' } });
+    expect(text(read)).toContain('written over MCP');
+    const order = await client.callTool({ name: 'custom_order_status', arguments: { id: 'A-17' } });
+    expect(order.structuredContent).toEqual({ id: 'A-17', status: 'shipped' });
+    expect(errors).toEqual([]);
   });
 
   it('relays notifications/tools/list_changed when the account adds a connection', async () => {
