@@ -343,13 +343,13 @@ describe('assistant-mcp failing before it relays anything', () => {
     expect(result.stderr).not.toContain('asp_secret');
   });
 
-  it('--help prints the usage with examples on stdout', async () => {
+  it('--help prints the usage with examples on stderr, keeping stdout for JSON-RPC only', async () => {
     const result = await runLauncher(['--help'], {});
 
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('');
-    expect(result.stdout).toContain('ASSISTANT_API_TOKEN');
-    expect(result.stdout).toContain('npx -y @assistant/mcp --local');
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('ASSISTANT_API_TOKEN');
+    expect(result.stderr).toContain('npx -y @assistant/mcp --local');
   });
 });
 

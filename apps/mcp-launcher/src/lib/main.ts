@@ -47,12 +47,13 @@ export async function main(
     line(error.message);
     process.exit(error.exitCode);
   }
+  // Even the usage and the version go to stderr: stdout is the MCP stream's, and nothing else is ever written there.
   if (invocation.kind === 'help') {
-    process.stdout.write(USAGE);
+    process.stderr.write(USAGE);
     return;
   }
   if (invocation.kind === 'version') {
-    process.stdout.write(`${launcherVersion()}\n`);
+    process.stderr.write(`${launcherVersion()}\n`);
     return;
   }
 
