@@ -1,8 +1,7 @@
 import { Args, Command, Flags } from '@oclif/core';
 import type { AssistantClient, CreateQuery, QueryEvent } from '@assistant/client';
 import type { ResolvedConnection } from '@assistant/client/local';
-
-type ClientModule = typeof import('@assistant/client');
+import { tokenSource, unreachable, type ClientModule } from '../lib/request-failures';
 
 /** How the run ended: the exit code, and the line for stderr when it is not 0. */
 interface Outcome {
@@ -278,17 +277,9 @@ class QueryRun {
   private describe(error: unknown): string {
     const { lib, connection } = this;
     const url = connection.baseUrl;
-    const tokenFrom =
-      connection.source === 'flag'
-        ? '--token'
-        : connection.source === 'env'
-          ? 'ASSISTANT_API_TOKEN'
-          : connection.credentialsFile;
-    if (error instanceof lib.ConnectionError) {
-      return isLoopback(url)
-        ? `cannot reach the Assistant server at ${url}; is \`assistant serve\` running?`
-        : `cannot reach the Assistant server at ${url}${error.reason ? ` (${error.reason})` : ''}`;
-    }
+    const tokenFrom = tokenSource(connection);
+    const offline = unreachable(lib, connection, error);
+    if (offline) return offline;
     if (error instanceof lib.ApiRequestError) {
       const detail = error.detail;
       switch (error.status) {
@@ -366,14 +357,6 @@ const INCOMPLETE_REASONS: Record<Extract<QueryEvent, { type: 'query.incomplete' 
   confirmation_timeout: 'a tool call waited too long for confirmation',
   interrupted: 'the server stopped during it',
 };
-
-function isLoopback(url: string): boolean {
-  try {
-    return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
-  } catch {
-    return false;
-  }
-}
 
 function describeArguments(args: Record<string, unknown>, max = 80): string {
   const json = JSON.stringify(args);

@@ -2,8 +2,7 @@ import { networkInterfaces } from 'node:os';
 import { Command, Flags } from '@oclif/core';
 import type { AssistantClient, CreatedPairingCode, Pairing } from '@assistant/client';
 import type { ResolvedConnection } from '@assistant/client/local';
-
-type ClientModule = typeof import('@assistant/client');
+import { isLoopback, tokenSource, unreachable, type ClientModule } from '../lib/request-failures';
 
 /** How often the command asks whether a phone has claimed the code. */
 const POLL_INTERVAL_MS = 1_000;
@@ -143,11 +142,6 @@ async function waitWhileWaiting(client: AssistantClient, id: string): Promise<Pa
   }
 }
 
-function isLoopback(url: string): boolean {
-  const host = new URL(url).hostname;
-  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
 /** Why a loopback address is no use to a phone, and what to do instead, with this machine's address if it has one. */
 function loopbackWarning(url: string): string {
   const port = new URL(url).port || '7747';
@@ -160,17 +154,9 @@ function loopbackWarning(url: string): string {
 /** One line for a failed request: what went wrong and what to do about it. */
 function describe(lib: ClientModule, connection: ResolvedConnection, error: unknown): string {
   const url = connection.baseUrl;
-  const tokenFrom =
-    connection.source === 'flag'
-      ? '--token'
-      : connection.source === 'env'
-        ? 'ASSISTANT_API_TOKEN'
-        : connection.credentialsFile;
-  if (error instanceof lib.ConnectionError) {
-    return isLoopback(url)
-      ? `cannot reach the Assistant server at ${url}; is \`assistant serve\` running?`
-      : `cannot reach the Assistant server at ${url}${error.reason ? ` (${error.reason})` : ''}`;
-  }
+  const tokenFrom = tokenSource(connection);
+  const offline = unreachable(lib, connection, error);
+  if (offline) return offline;
   if (error instanceof lib.ApiRequestError) {
     if (error.status === 401)
       return `the server at ${url} refused the token from ${tokenFrom} (${error.detail})`;

@@ -30,7 +30,7 @@ export interface TokenServiceOptions {
    * Where OAuth access tokens issued by this server's authorization server are found, and the audience they must
    * name (this API's resource identifier, known once the server knows its public address).
    */
-  oauth?: { records: OAuthRecordsRepository; audience(): string | undefined };
+  oauth?: { records: OAuthRecordsRepository; audience(): string };
 }
 
 /** Scopes a third-party application's token never carries, whatever its record says (SPEC §2). */
@@ -165,9 +165,8 @@ export class TokenService {
         }
       | undefined;
     if (!token?.accountId || !token.clientId || !token.grantId || typeof token.exp !== 'number') return null;
-    const audience = this.oauth.audience();
     const audiences = Array.isArray(token.aud) ? token.aud : [token.aud];
-    if (!audience || !audiences.includes(audience)) return null;
+    if (!audiences.includes(this.oauth.audience())) return null;
     return {
       userId: token.accountId,
       // Named by its digest: the token itself is the secret and goes nowhere.

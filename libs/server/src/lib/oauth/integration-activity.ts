@@ -27,7 +27,11 @@ export class IntegrationActivity implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('onResponse', async (request) => this.note(request));
+    // A callback hook, not an async one: it runs after every response, and most callers are no application.
+    fastify.addHook('onResponse', (request, _reply, done) => {
+      this.note(request);
+      done();
+    });
   }
 
   private note(request: FastifyRequest): void {

@@ -11,8 +11,6 @@ import { csrfField } from '../web/page-parts';
 import { AuthorizationServerHost } from './authorization-server.host';
 import { DELEGABLE_SCOPES, INTERACTION_PATH } from './authorization-server';
 
-const FORM = 'application/x-www-form-urlencoded';
-
 interface ConsentDetails {
   missingResourceScopes?: Record<string, string[]>;
   missingOIDCScope?: string[];
@@ -35,16 +33,10 @@ export class Interactions implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    void fastify.register(async (scope) => {
-      if (!scope.hasContentTypeParser(FORM)) {
-        scope.addContentTypeParser(FORM, { parseAs: 'string' }, (_request, body, done) =>
-          done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-        );
-      }
-      scope.get(`${INTERACTION_PATH}/:uid`, (request, reply) => this.show(request, reply));
-      scope.post(`${INTERACTION_PATH}/:uid/allow`, (request, reply) => this.decide(request, reply, true));
-      scope.post(`${INTERACTION_PATH}/:uid/deny`, (request, reply) => this.decide(request, reply, false));
-    });
+    // Form posts are parsed by the framework's urlencoded parser, as the other pages' are.
+    fastify.get(`${INTERACTION_PATH}/:uid`, (request, reply) => this.show(request, reply));
+    fastify.post(`${INTERACTION_PATH}/:uid/allow`, (request, reply) => this.decide(request, reply, true));
+    fastify.post(`${INTERACTION_PATH}/:uid/deny`, (request, reply) => this.decide(request, reply, false));
   }
 
   private async show(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {

@@ -1,22 +1,10 @@
 import { Controller, Param } from '@nestjs/common';
 import type { CreatedToken, CreateToken, ListEnvelope, PageQuery, PersonalToken } from '@assistant/contracts';
 import { CurrentPrincipal, TokenService, type Principal } from '@assistant/auth';
-import type { TokenEntity } from '@assistant/storage';
 import { Route, RouteBody, RouteQuery } from '../routing/route.decorator';
 import { ApiError } from '../http/api-error';
 import { TokensService } from './tokens.service';
-
-export function presentToken(t: TokenEntity): PersonalToken {
-  return {
-    id: t.id,
-    name: t.name,
-    scopes: t.scopes as PersonalToken['scopes'],
-    token_prefix: t.tokenPrefix,
-    created_at: t.createdAt.toISOString(),
-    expires_at: t.expiresAt?.toISOString() ?? null,
-    last_used_at: t.lastUsedAt?.toISOString() ?? null,
-  };
-}
+import { presentToken } from './token.presenter';
 
 /** Personal tokens. The rules live in TokenService (auth) and TokensService; this only translates HTTP. */
 @Controller()

@@ -55,3 +55,22 @@ export function refusedFormPage(reply: FastifyReply): FastifyReply {
     and try again.`,
   );
 }
+
+/**
+ * A list of the account's things on /profile: a sentence when there is none, else a table with one row each and a
+ * last column of actions (a button per row).
+ */
+export function itemTable(columns: readonly string[], rows: readonly Html[], empty: Html | string): Html {
+  if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
+  return html`<table>
+    <thead>
+      <tr>
+        ${columns.map((column) => html`<th scope="col">${column}</th>`)}
+        <th scope="col"><span class="muted">Action</span></th>
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
+}

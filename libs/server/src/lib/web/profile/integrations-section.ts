@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { Integration } from '@assistant/contracts';
 import { IntegrationsService } from '../../oauth/integrations.service';
 import { html, type Html } from '../page';
-import { buttonForm, timeOf } from '../page-parts';
+import { buttonForm, itemTable, timeOf } from '../page-parts';
 import { PAGE_PATHS } from '../page-route';
-import { scopeList } from './profile-sections';
+import { pathWithId, scopeList } from './profile-sections';
 
 /** What a section of /profile is drawn for. */
 export interface ProfileSectionContext {
@@ -42,7 +42,7 @@ export class IntegrationsSection {
           <td>${activityList(app.recent_activity)}</td>
           <td>
             ${buttonForm(
-              PAGE_PATHS.revokeIntegration.replace(':id', encodeURIComponent(app.client_id)),
+              pathWithId(PAGE_PATHS.revokeIntegration, app.client_id),
               csrf,
               'Revoke',
               `Revoke ${app.name}`,
@@ -53,25 +53,11 @@ export class IntegrationsSection {
     return html`<section aria-labelledby="integrations">
       <h2 id="integrations">Applications</h2>
       <p>Applications you allowed to use your assistant. Revoking one ends every token it holds at once.</p>
-      ${
-        apps.length === 0
-          ? html`<p class="muted">You have not allowed any application.</p>`
-          : html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">Application</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Allowed</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Recent activity</th>
-                  <th scope="col"><span class="muted">Action</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>`
-      }
+      ${itemTable(
+        ['Application', 'Scopes', 'Allowed', 'Last used', 'Recent activity'],
+        rows,
+        'You have not allowed any application.',
+      )}
     </section>`;
   }
 

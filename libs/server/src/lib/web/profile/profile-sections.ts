@@ -1,13 +1,14 @@
 import { SCOPE_DESCRIPTIONS, ALL_SCOPES, type Connection, type Deployment } from '@assistant/contracts';
 import type { TokenEntity, UserEntity } from '@assistant/storage';
 import { html, type Html } from '../page';
-import { buttonForm, csrfField, timeOf } from '../page-parts';
+import { buttonForm, csrfField, itemTable, timeOf } from '../page-parts';
 import { PAGE_PATHS } from '../page-route';
 import { TOKEN_EXPIRY_CHOICES, type TokenFormInput } from './token-form';
 
 /** The pieces of /profile, one function each; profile.pages.ts puts them together. */
 
-const pathWithId = (path: string, id: string) => path.replace(':id', encodeURIComponent(id));
+/** A page path with its `:id` filled in. */
+export const pathWithId = (path: string, id: string) => path.replace(':id', encodeURIComponent(id));
 
 export function accountSection(user: UserEntity, deployment: Deployment, csrf: string): Html {
   return html`<section aria-labelledby="account">
@@ -60,26 +61,11 @@ export function tokensSection(
     <p>
       Tokens let scripts, bots and other programs use your assistant as you, with the scopes you give them.
     </p>
-    ${
-      tokens.length === 0
-        ? html`<p class="muted">You have no personal tokens.</p>`
-        : html`<table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Token</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col"><span class="muted">Action</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>`
-    }
+    ${itemTable(
+      ['Name', 'Token', 'Scopes', 'Created', 'Expires', 'Last used'],
+      rows,
+      'You have no personal tokens.',
+    )}
     <h3 id="new-token">Create a token</h3>
     ${
       form.problems.length > 0 &&
@@ -137,33 +123,21 @@ export function tokensSection(
 export function devicesSection(devices: readonly TokenEntity[], csrf: string): Html {
   return html`<section aria-labelledby="devices">
     <h2 id="devices">Paired devices</h2>
-    ${
-      devices.length === 0
-        ? html`<p class="muted">No phone is paired. Pair one with <code>assistant pair</code>.</p>`
-        : html`<table>
-            <thead>
-              <tr>
-                <th scope="col">Device</th>
-                <th scope="col">Paired</th>
-                <th scope="col">Last used</th>
-                <th scope="col"><span class="muted">Action</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${devices.map(
-                (d) =>
-                  html`<tr>
-                    <td>${d.name}</td>
-                    <td>${timeOf(d.createdAt)}</td>
-                    <td>${timeOf(d.lastUsedAt)}</td>
-                    <td>
-                      ${buttonForm(pathWithId(PAGE_PATHS.revokeDevice, d.id), csrf, 'Revoke', `Revoke ${d.name}`)}
-                    </td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-    }
+    ${itemTable(
+      ['Device', 'Paired', 'Last used'],
+      devices.map(
+        (d) =>
+          html`<tr>
+            <td>${d.name}</td>
+            <td>${timeOf(d.createdAt)}</td>
+            <td>${timeOf(d.lastUsedAt)}</td>
+            <td>
+              ${buttonForm(pathWithId(PAGE_PATHS.revokeDevice, d.id), csrf, 'Revoke', `Revoke ${d.name}`)}
+            </td>
+          </tr>`,
+      ),
+      html`No phone is paired. Pair one with <code>assistant pair</code>.`,
+    )}
   </section>`;
 }
 
@@ -174,46 +148,33 @@ export function connectionsSection(connections: readonly Connection[], csrf: str
       The accounts behind the assistant’s tools: mail, calendars, files, the smart home. Add them through the
       API (<code>POST /api/v1/connections</code>).
     </p>
-    ${
-      connections.length === 0
-        ? html`<p class="muted">You have no connections.</p>`
-        : html`<table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Family</th>
-                <th scope="col">Provider</th>
-                <th scope="col">Status</th>
-                <th scope="col"><span class="muted">Action</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${connections.map(
-                (c) =>
-                  html`<tr>
-                    <td>${c.name}</td>
-                    <td>${c.family}</td>
-                    <td>${c.provider}</td>
-                    <td>
-                      ${c.status === 'ok' ? 'Working' : html`<span class="error">Failing</span>${c.last_error && html`: ${c.last_error}`}`}
-                    </td>
-                    <td>
-                      ${
-                        c.default
-                          ? html`<span class="muted">Built in</span>`
-                          : buttonForm(
-                              pathWithId(PAGE_PATHS.removeConnection, c.id),
-                              csrf,
-                              'Remove',
-                              `Remove ${c.name}`,
-                            )
-                      }
-                    </td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-    }
+    ${itemTable(
+      ['Name', 'Family', 'Provider', 'Status'],
+      connections.map(
+        (c) =>
+          html`<tr>
+            <td>${c.name}</td>
+            <td>${c.family}</td>
+            <td>${c.provider}</td>
+            <td>
+              ${c.status === 'ok' ? 'Working' : html`<span class="error">Failing</span>${c.last_error && html`: ${c.last_error}`}`}
+            </td>
+            <td>
+              ${
+                c.default
+                  ? html`<span class="muted">Built in</span>`
+                  : buttonForm(
+                      pathWithId(PAGE_PATHS.removeConnection, c.id),
+                      csrf,
+                      'Remove',
+                      `Remove ${c.name}`,
+                    )
+              }
+            </td>
+          </tr>`,
+      ),
+      'You have no connections.',
+    )}
   </section>`;
 }
 
