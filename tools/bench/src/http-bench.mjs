@@ -33,16 +33,17 @@
 // Helpers shared with stream-bench.mjs (child processes, clean-up, /proc figures, statistics, formatting,
 // options) live in ./lib/.
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import autocannon from 'autocannon';
 import { formatRatio as ratio, percent, verdict } from './lib/format.mjs';
-import { cpuSince, cpuSnapshot, interleaved, isNoisy, median } from './lib/measure.mjs';
+import { seedDiscussions } from './lib/api.mjs';
+import { BARE_SERVER } from './lib/floors.mjs';
+import { dropThrowawaySchemas, throwawaySchemaUrl } from './lib/postgres.mjs';
+import { describeRun, formatInt, runLoad } from './lib/load.mjs';
+import { interleaved, isNoisy, median } from './lib/measure.mjs';
 import { optionHelpLines, parseOptionTable } from './lib/options.mjs';
 import {
   describeExit,
@@ -56,9 +57,6 @@ import {
   waitForHealthz,
 } from './lib/processes.mjs';
 import { DEFAULT_SERVER, ourServerEnv, readToken, REPO_ROOT } from './lib/server.mjs';
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-const BARE_SERVER = join(HERE, 'bare-server.mjs');
 
 const SEEDED_DISCUSSIONS = 60;
 const POLL_INTERVAL_MS = 5;
@@ -138,43 +136,21 @@ function databasesFrom(options) {
   const databases = [];
   if (!options.skipSqlite) databases.push({ name: 'SQLite', dialect: 'sqlite' });
   if (options.databaseUrl) {
-    const url = new URL(options.databaseUrl);
-    const generated = !url.searchParams.get('schema');
-    if (generated) url.searchParams.set('schema', `bench_${randomBytes(4).toString('hex')}`);
-    databases.push({ name: 'PostgreSQL', dialect: 'postgres', url: url.toString(), dropSchema: generated });
+    const named = new URL(options.databaseUrl).searchParams.get('schema');
+    const url = named ? options.databaseUrl : throwawaySchemaUrl(options.databaseUrl).url;
+    databases.push({ name: 'PostgreSQL', dialect: 'postgres', url });
   }
   return databases;
 }
 
 // -------------------------------------------------------------------------------------------- clean-up
 
-const schemasToDrop = [];
-
-/** Drops a schema this run created, with the `pg` driver our server itself uses. */
-async function dropSchema(database, serverEntry) {
-  const url = new URL(database.url);
-  const schema = url.searchParams.get('schema');
-  url.searchParams.delete('schema');
-  const { Client } = createRequire(serverEntry)('pg');
-  const client = new Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
-
 let cleaningUp;
 /** Stops every child process, drops the schemas this run created and removes the temporary directories. */
-function cleanup(serverEntry) {
+function cleanup() {
   cleaningUp ??= (async () => {
     await stopAll();
-    for (const database of schemasToDrop.splice(0)) {
-      await dropSchema(database, serverEntry).catch((error) =>
-        console.error(`warning: could not drop schema of ${database.url}: ${error.message}`),
-      );
-    }
+    await dropThrowawaySchemas();
     removeTempDirs();
   })();
   return cleaningUp;
@@ -202,20 +178,6 @@ async function startReady(spawned) {
 
 // ------------------------------------------------------------------------------------------ preparation
 
-async function seedDiscussions(baseUrl, token, count) {
-  for (let i = 1; i <= count; i++) {
-    const response = await fetch(`${baseUrl}/api/v1/discussions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: `Bench discussion ${i}` }),
-    });
-    if (response.status !== 201)
-      throw new Error(
-        `seeding: POST /api/v1/discussions answered ${response.status}: ${await response.text()}`,
-      );
-  }
-}
-
 /** One real response per path, to be served verbatim by the bare server. */
 async function captureRoute(baseUrl, path, token) {
   const response = await fetch(`${baseUrl}${path}`, {
@@ -236,42 +198,6 @@ async function captureRoutes(baseUrl, token) {
 }
 
 // ------------------------------------------------------------------------------------------- measurement
-
-/** One autocannon run against one server, with the CPU use of the server and of this process over the run. */
-async function runLoad(server, path, token, seconds, connections) {
-  const snapshot = cpuSnapshot(server.handle.child.pid);
-  const result = await autocannon({
-    url: `${server.baseUrl}${path}`,
-    connections,
-    duration: seconds,
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const cpu = cpuSince(snapshot, server.handle.child.pid);
-  const failures = result.non2xx + result.errors + result.timeouts;
-  return {
-    rps: result.requests.average,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statusCodes: Object.entries(result.statusCodeStats)
-      .map(([code, { count }]) => `${code}×${count}`)
-      .join(' '),
-    failed: failures > 0,
-    serverCpu: cpu.server,
-    benchCpu: cpu.own,
-    /** Cores used by everything else on the machine meanwhile (other processes compete for the 2 cores). */
-    otherCpu: cpu.others,
-  };
-}
-
-function describeRun(name, run) {
-  const noisy = isNoisy(run.otherCpu) ? `, OTHER PROCESSES ${percent(run.otherCpu)}` : '';
-  const cpu = `server cpu ${percent(run.serverCpu)}, bench cpu ${percent(run.benchCpu)}${noisy}`;
-  const text = `${name} ${formatInt(run.rps).padStart(7)} req/s (p99 ${run.p99} ms, ${cpu})`;
-  if (!run.failed) return text;
-  return `${text}  FAILED: ${run.non2xx} non-2xx [${run.statusCodes}], ${run.errors} errors, ${run.timeouts} timeouts`;
-}
 
 async function warmUp(servers, token, options) {
   if (options.warmup === 0) return;
@@ -353,8 +279,6 @@ function ourServerProblems(handle, dataDir) {
 
 // ------------------------------------------------------------------------------------ statistics, output
 
-const formatInt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
-
 /** A warning when other processes used the CPUs during some runs. */
 function noiseWarnings(runs) {
   const all = Object.values(runs).flatMap(({ ours, bare }) => [...ours, ...bare]);
@@ -433,7 +357,6 @@ function printHeader(options, databases) {
 async function benchDatabase(options, database) {
   console.log(`\n== ${database.name}`);
   const dataDir = makeTempDir('assistant-bench-data-');
-  if (database.dropSchema) schemasToDrop.push(database);
 
   const ours = await startReady(await spawnOurs(options, database, dataDir));
   const token = readToken(dataDir);
@@ -507,18 +430,18 @@ async function main() {
     process.exit(1);
   }
   const databases = databasesFrom(options);
-  installSignalHandlers('the servers', () => cleanup(options.server));
+  installSignalHandlers('the servers', cleanup);
   printHeader(options, databases);
   const results = [];
   try {
     for (const database of databases) results.push(await benchDatabaseOrReport(options, database));
   } finally {
-    await cleanup(options.server);
+    await cleanup();
   }
   printSummary(results);
 }
 
 main().catch((error) => {
   console.error(`bench failed: ${error.stack ?? error}`);
-  cleanup(DEFAULT_SERVER).finally(() => process.exit(1));
+  cleanup().finally(() => process.exit(1));
 });

@@ -87,6 +87,12 @@ export const isNoisy = (others) => others !== null && others > NOISY_OTHER_CPU;
  */
 export const interleaved = (round, first, second) => (round % 2 === 0 ? [first, second] : [second, first]);
 
+/** `list` rotated by `round` (round 0: as given), so that with more than two paths each takes every slot in turn. */
+export const rotated = (round, list) => [
+  ...list.slice(round % list.length),
+  ...list.slice(0, round % list.length),
+];
+
 // ------------------------------------------------------------------------------------------------ statistics
 
 /** Median (mean of the two middle values of an even count); NaN for an empty list. */

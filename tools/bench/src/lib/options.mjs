@@ -7,10 +7,10 @@ import { parseArgs } from 'node:util';
 
 /**
  * Parses `argv` against `table` (string options) plus -h/--help and the boolean flags `booleans`. Returns the
- * parsed `values` and `raw(name)`: the --name value, else the environment variable, else the default.
- * Unknown options throw.
+ * parsed `values` and `raw(name)`: the --name value, else the environment variable, else the default (with a
+ * `profile`, e.g. "quick", an option's `quick` value where it has one). Unknown options throw.
  */
-export function parseOptionTable(table, argv, env, booleans = []) {
+export function parseOptionTable(table, argv, env, booleans = [], profile = () => null) {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -19,7 +19,9 @@ export function parseOptionTable(table, argv, env, booleans = []) {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const raw = (name) => values[name] ?? env[table[name].env] ?? table[name].default;
+  const defaults = profile(values);
+  const raw = (name) =>
+    values[name] ?? env[table[name].env] ?? (defaults && table[name][defaults]) ?? table[name].default;
   return { values, raw };
 }
 
@@ -27,6 +29,7 @@ export function parseOptionTable(table, argv, env, booleans = []) {
 export function optionHelpLines(table) {
   return Object.entries(table).map(
     ([name, o]) =>
-      `  --${name.padEnd(14)} ${o.help} (env ${o.env}, default ${o.default === '' ? 'none' : o.default})`,
+      `  --${name.padEnd(14)} ${o.help} (env ${o.env}, default ${o.default === '' ? 'none' : o.default}` +
+      `${o.quick === undefined ? '' : `; --quick: ${o.quick}`})`,
   );
 }

@@ -57,11 +57,12 @@ export function freePort() {
 
 /**
  * Spawns `node <script> ...args`, keeping its output lines (`[stdout] ...`, `[stderr] ...`; at most `maxOutput`
- * of them) for diagnostics. Returns a handle: { name, child, output, exit (null while running), exited (a
+ * of them) for diagnostics; `ipc` adds a message channel (child.send / process.on('message')). Returns a handle: { name, child, output, exit (null while running), exited (a
  * promise of { code, signal }) }; functions added to `handle.onLine` see every line, kept or not.
  */
-export function spawnNode(name, script, args, env, { maxOutput = Infinity } = {}) {
-  const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnNode(name, script, args, env, { maxOutput = Infinity, ipc = false } = {}) {
+  const stdio = ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])];
+  const child = spawn(process.execPath, [script, ...args], { env, stdio });
   const handle = { name, child, output: [], onLine: new Set(), exit: null };
   handle.exited = new Promise((resolveExit) => {
     child.once('exit', (code, signal) => {

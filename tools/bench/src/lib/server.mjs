@@ -4,29 +4,77 @@
 // of the caller leaking in, logs at warn, rate limits out of the way), so that their figures can be compared;
 // each bench adds only the settings its scenario needs.
 import { readFileSync } from 'node:fs';
+import { freePort, makeTempDir, spawnNode, waitForOutput } from './processes.mjs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const DEFAULT_SERVER = join(REPO_ROOT, 'apps/self-host-server/dist/main.js');
+/** The built OpenAI-compatible fixture of @assistant/test-services: the model stub of every bench. */
+export const FIXTURE_DIST = join(REPO_ROOT, 'tools/test-services/dist/index.js');
+/** The `assistant` command line (serve, chat, …). */
+export const CLI = join(REPO_ROOT, 'apps/cli/bin/run.js');
+
+/** The core rate limit our server runs with in the benches: high enough never to answer 429 (floors count too). */
+export const BENCH_CORE_RATE_LIMIT = 100_000_000;
+
+/** This process's environment minus every ASSISTANT_* setting (the caller's own must not change the figures). */
+export function callerEnvWithoutSettings() {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('ASSISTANT_')));
+}
 
 /**
  * The environment of our server: the caller's, minus any ASSISTANT_* setting that could change the figures,
  * plus a data directory, a port on 127.0.0.1, warn-level logs, no core rate limit, and `extra`.
  */
 export function ourServerEnv(dataDir, port, extra = {}) {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith('ASSISTANT_')),
-  );
   return {
-    ...env,
+    ...callerEnvWithoutSettings(),
     ASSISTANT_DATA_DIR: dataDir,
     ASSISTANT_PORT: String(port),
     ASSISTANT_HOST: '127.0.0.1',
     ASSISTANT_LOG_LEVEL: 'warn',
-    ASSISTANT_RATE_LIMIT_CORE: '100000000',
+    ASSISTANT_RATE_LIMIT_CORE: String(BENCH_CORE_RATE_LIMIT),
     ...extra,
   };
+}
+
+/**
+ * What our server needs to stream from the model stub at `stubUrl` without other limits getting in the way: the
+ * stub as its OpenAI-compatible model, no query rate limit, room for every concurrent query of the benches.
+ */
+export function streamingEnv(stubUrl) {
+  return {
+    ASSISTANT_MODEL: 'openai-compatible:fixture',
+    ASSISTANT_MODEL_BASE_URL: stubUrl,
+    ASSISTANT_RATE_LIMIT_QUERIES: '100000000',
+    ASSISTANT_MAX_CONCURRENT_QUERIES: '1000',
+  };
+}
+
+/**
+ * Starts our self-hosted server (`entry`) on a free port with `extra` settings, on `dataDir` (default: a fresh
+ * temporary data directory), and resolves once it prints its address: { handle, baseUrl, token, pid, dataDir }.
+ */
+export async function startOurServer(
+  entry,
+  extra = {},
+  { dataDir = makeTempDir('assistant-bench-data-') } = {},
+) {
+  const port = await freePort();
+  const handle = spawnNode('our server', entry, [], ourServerEnv(dataDir, port, extra), { maxOutput: 500 });
+  const baseUrl = await listeningAddress(handle);
+  return { handle, baseUrl, token: readToken(dataDir), pid: handle.child.pid, dataDir };
+}
+
+/** The base URL a server of ours prints once it listens ("… is listening on http://…"), without a final slash. */
+export async function listeningAddress(handle) {
+  const [, address] = await waitForOutput(handle, /is listening on (http:\/\/\S+)/, 'its address').catch(
+    (error) => {
+      throw new Error(`${error.message}\n${handle.output.slice(-20).join('\n')}`);
+    },
+  );
+  return address.replace(/\/+$/, '');
 }
 
 /** The bearer token our server wrote to credentials.json on its first start in `dataDir`. */

@@ -1,0 +1,38 @@
+// Our hosted API as the perf report runs it (--hosted): PostgreSQL in a throwaway schema, migrated by the ops
+// command, one account, Redis with a key prefix of its own, as apps/api-e2e/src/support/targets.ts starts it.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { throwawaySchemaUrl } from './postgres.mjs';
+import { freePort, spawnNode } from './processes.mjs';
+import { listeningAddress, ourServerEnv, REPO_ROOT } from './server.mjs';
+
+const HOSTED_MAIN = join(REPO_ROOT, 'apps/hosted-api/dist/main.js');
+const HOSTED_OPS = join(REPO_ROOT, 'apps/hosted-api/dist/ops.js');
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+/** Any 32-byte key: the bench stores no connection secret. */
+const SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
+
+/**
+ * Migrates a fresh schema of `databaseUrl`, creates an account and starts the hosted API with `extra` settings.
+ * Resolves { handle, baseUrl, token, pid }.
+ */
+export async function startHostedServer(databaseUrl, redisUrl, extra = {}) {
+  const { url } = throwawaySchemaUrl(databaseUrl);
+  const port = await freePort();
+  const env = {
+    ...ourServerEnv(undefined, port, extra),
+    ASSISTANT_DATABASE_URL: url,
+    ASSISTANT_REDIS_URL: redisUrl,
+    ASSISTANT_REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:`,
+    ASSISTANT_SECRETS_KEY: SECRETS_KEY,
+  };
+  delete env.ASSISTANT_DATA_DIR; // the hosted API keeps everything in PostgreSQL and Redis
+  const ops = (...args) => promisify(execFile)(process.execPath, [HOSTED_OPS, ...args], { env });
+  await ops('migrate');
+  const { stdout } = await ops('create-account', '--email', 'bench@example.com');
+  const handle = spawnNode('our hosted API', HOSTED_MAIN, [], env, { maxOutput: 500 });
+  const baseUrl = await listeningAddress(handle);
+  return { handle, baseUrl, token: JSON.parse(stdout).token, pid: handle.child.pid };
+}

@@ -1,0 +1,69 @@
+// Issue 10, P7: memory recall at scale. The measuring is recall-bench.mjs's (measureRecall: seeding 100,000
+// memories of one user on SQLite and 1,000,000 over 1,000 users on PostgreSQL, Zipf-like words, then timing
+// recall top 5 per question, list ?q= and GET /memories?q= against the raw SQL they run); this section only turns
+// its results into rows of the report, so that P7 is measured one way whichever command runs it.
+import { LIST_RATIO_TARGET, measureRecall, RECALL_P99_TARGET_MS } from '../recall-bench.mjs';
+import { atMost, ms, row } from '../lib/report.mjs';
+
+const DIALECT_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+const RECALL_CASE = 'recall, ';
+const HTTP_CASE = 'GET /memories?q=common word';
+const RAW_SQL = ', raw SQL';
+
+/** One row per recall question, and GET /memories?q= against its raw SQL where it was measured. */
+function rowsOf(dialect, cases, label) {
+  const rows = [];
+  for (const [name, { p50, p99 }] of Object.entries(cases)) {
+    if (!name.startsWith(RECALL_CASE)) continue;
+    rows.push(
+      row(
+        'P7',
+        `recall top 5, ${label}, ${name.slice(RECALL_CASE.length)} (p50 ${ms(p50 * 1e6)})`,
+        '',
+        `p99 ${ms(p99 * 1e6)}`,
+        `p99 ≤ ${RECALL_P99_TARGET_MS} ms`,
+        atMost(p99, RECALL_P99_TARGET_MS),
+      ),
+    );
+  }
+  const [served, raw] = [cases[HTTP_CASE], cases[HTTP_CASE + RAW_SQL]];
+  if (served && raw) {
+    rows.push(
+      row(
+        'P7',
+        `GET /memories?q=<common word> p50, ${DIALECT_NAMES[dialect]} (ours/SQL ${(served.p50 / raw.p50).toFixed(2)})`,
+        ms(raw.p50 * 1e6),
+        ms(served.p50 * 1e6),
+        `≤ ${LIST_RATIO_TARGET} × the raw SQL`,
+        atMost(served.p50, LIST_RATIO_TARGET * raw.p50),
+      ),
+    );
+  }
+  return rows;
+}
+
+export async function recall(ctx) {
+  const { options, log } = ctx;
+  const dialects = options.databaseUrl ? ['sqlite', 'postgres'] : ['sqlite'];
+  const perUser = Math.max(1, Math.round(options.pgMemories / options.pgUsers));
+  const results = await measureRecall({
+    dialects,
+    sqliteMemories: options.memories,
+    postgresUsers: options.pgUsers,
+    postgresMemoriesPerUser: perUser,
+    databaseUrl: options.databaseUrl ?? undefined,
+    samples: options.recalls,
+    server: options.server,
+    report: (line) => log(`  ${line}`),
+  });
+  const labels = {
+    sqlite: `${options.memories.toLocaleString('en-US')} memories, 1 user, SQLite`,
+    postgres: `${(perUser * options.pgUsers).toLocaleString('en-US')} memories / ${options.pgUsers} users, PostgreSQL`,
+  };
+  const rows = Object.entries(results).flatMap(([dialect, cases]) => rowsOf(dialect, cases, labels[dialect]));
+  const failures = dialects
+    .filter((dialect) => !results[dialect])
+    .map((dialect) => `recall-bench measured nothing on ${dialect}`);
+  if (!results.sqlite?.[HTTP_CASE]) failures.push('GET /memories?q= was not measured (see the lines above)');
+  return { rows, notes: ['recall: measured by recall-bench.mjs (measureRecall)'], failures };
+}
