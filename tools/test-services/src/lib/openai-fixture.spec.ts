@@ -9,6 +9,7 @@ interface Chunk {
     delta: {
       role?: string;
       content?: string | null;
+      reasoning_content?: string;
       tool_calls?: {
         index: number;
         id?: string;
@@ -422,5 +423,57 @@ describe('OpenAI chat-completions fixture', () => {
     await reader.read();
     controller.abort();
     expect(contentOf(chunks(await streamChat(fixture)))).toBe('next');
+  });
+
+  it('cuts the connection mid-stream for a drop step, after its text, and keeps serving', async () => {
+    fixture.script({ drop: true, text: ['half ', 'an '] }, { text: ['next'] });
+    const response = await fetch(`${fixture.url}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: [], stream: true }),
+    });
+    expect(response.status).toBe(200);
+    const decoder = new TextDecoder();
+    let received = '';
+    const reading = (async () => {
+      for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+        received += decoder.decode(bytes, { stream: true });
+      }
+    })();
+    await expect(reading).rejects.toThrow(/terminated/);
+    expect(received).toContain('"content":"half "');
+    expect(received).toContain('"content":"an "');
+    expect(received).not.toContain('[DONE]');
+    expect(contentOf(chunks(await streamChat(fixture)))).toBe('next');
+  });
+
+  it('streams reasoning_content deltas before the text of a step with reasoning, and returns it whole', async () => {
+    fixture.script({ reasoning: ['Let me ', 'think.'], text: ['Yes.'] }, { reasoning: 'Hmm.', text: 'No.' });
+    const deltas = chunks(await streamChat(fixture)).map((chunk) => chunk.choices[0]?.delta);
+    expect(deltas.map((delta) => delta?.reasoning_content ?? delta?.content)).toEqual([
+      '',
+      'Let me ',
+      'think.',
+      'Yes.',
+      undefined,
+    ]);
+    const whole = await fetch(`${fixture.url}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: [], stream: false }),
+    });
+    const completion = (await whole.json()) as { choices: Array<{ message: unknown }> };
+    expect(completion.choices[0].message).toMatchObject({
+      content: 'No.',
+      reasoning_content: 'Hmm.',
+    });
+  });
+
+  it('sends an error object in place of a chunk for a streamError step, then [DONE]', async () => {
+    fixture.script({ streamError: { message: 'out of memory', code: 500 }, text: ['so '] });
+    const sse = await streamChat(fixture);
+    expect(sse.data.at(-1)).toBe('[DONE]');
+    expect(JSON.parse(sse.data.at(-2)!)).toEqual({
+      error: { message: 'out of memory', type: 'server_error', code: 500 },
+    });
+    expect(contentOf(sse.data.slice(0, -2).map((data) => JSON.parse(data) as Chunk))).toBe('so ');
   });
 });

@@ -44,6 +44,11 @@ export interface FixtureTextStep {
   /** Default "stop"; e.g. "length" to simulate max_tokens. */
   finishReason?: string;
   usage?: FixtureUsage;
+  /**
+   * Thinking text sent before `text` as `reasoning_content` deltas (pieces as for `text`), as llama.cpp and vLLM do
+   * for reasoning models; in non-stream mode `message.reasoning_content`.
+   */
+  reasoning?: string | string[];
 }
 
 export interface FixtureToolCall {
@@ -97,6 +102,26 @@ export interface FixtureHangStep {
 }
 
 /**
+ * A connection that drops mid-answer (a server that crashes, a network that fails): the 200 SSE headers and any
+ * `text` pieces, then the socket is destroyed without ending the response. In non-stream mode the socket is
+ * destroyed before any answer.
+ */
+export interface FixtureDropStep {
+  drop: true;
+  text?: string | string[];
+}
+
+/**
+ * A failure reported inside the stream, as llama.cpp and vLLM do when generation fails after the 200: any `text`
+ * pieces, then `data: {"error": {message, type, code}}` in place of a chunk, then `data: [DONE]`. In non-stream
+ * mode: an HTTP 500 with the same error body.
+ */
+export interface FixtureStreamErrorStep {
+  streamError: { message: string; type?: string; code?: number | string };
+  text?: string | string[];
+}
+
+/**
  * For benchmarks: `tokens` content deltas on an absolute schedule (token i is due at start + i × intervalMs, so
  * timer lateness never accumulates). Each delta's content is the `process.hrtime.bigint()` read just before it is
  * written, as a decimal string followed by one space; a client on the same machine subtracts it from its own
@@ -113,6 +138,8 @@ export type FixtureStep =
   | FixtureMalformedStep
   | FixtureErrorStep
   | FixtureHangStep
+  | FixtureDropStep
+  | FixtureStreamErrorStep
   | FixtureTokensStep;
 
 export interface FixtureMessage {
@@ -327,6 +354,14 @@ export async function startOpenAiFixture(options: OpenAiFixtureOptions = {}): Pr
 
     const stream = new ChunkWriter(request, res, life);
     if (!request.stream) {
+      if ('drop' in step) {
+        res.destroy();
+        return;
+      }
+      if ('streamError' in step) {
+        sendJson(res, 500, { error: { type: 'server_error', code: null, ...step.streamError } });
+        return;
+      }
       await answerWhole(step, request, res, life, stream.id);
       return;
     }
@@ -339,6 +374,21 @@ export async function startOpenAiFixture(options: OpenAiFixtureOptions = {}): Pr
     }
 
     stream.start();
+    if ('drop' in step) {
+      for (const piece of pieces(step.text ?? [])) stream.content(piece);
+      // Once the pieces are on the wire, cut the socket: no chunked terminator, so the client sees a broken body.
+      res.write('', () => res.destroy());
+      return;
+    }
+    if ('streamError' in step) {
+      for (const piece of pieces(step.text ?? [])) stream.content(piece);
+      stream.raw(
+        `data: ${JSON.stringify({ error: { type: 'server_error', code: null, ...step.streamError } })}\n\n`,
+      );
+      stream.raw('data: [DONE]\n\n');
+      res.end();
+      return;
+    }
     if ('tokens' in step) {
       const interval = BigInt(Math.round(Math.max(0, step.intervalMs) * 1e6));
       const start = process.hrtime.bigint();
@@ -387,13 +437,14 @@ export async function startOpenAiFixture(options: OpenAiFixtureOptions = {}): Pr
       return;
     }
 
+    for (const piece of pieces(step.reasoning ?? [])) stream.delta({ reasoning_content: piece });
     await streamPieces(stream, life, pieces(step.text), step.delayMs, step.intervalMs);
     if (life.aborted) return;
     stream.finish(step.finishReason ?? 'stop', step.usage);
   }
 
   async function answerWhole(
-    step: Exclude<FixtureStep, FixtureErrorStep>,
+    step: Exclude<FixtureStep, FixtureErrorStep | FixtureDropStep | FixtureStreamErrorStep>,
     request: FixtureRequest,
     res: ServerResponse,
     life: ResponseLife,
@@ -413,6 +464,7 @@ export async function startOpenAiFixture(options: OpenAiFixtureOptions = {}): Pr
     }
 
     let content: string | null;
+    let reasoning: string | undefined;
     let toolCalls: unknown[] | undefined;
     let finishReason: string;
     let completionTokens: number;
@@ -445,6 +497,7 @@ export async function startOpenAiFixture(options: OpenAiFixtureOptions = {}): Pr
       if (step.delayMs) await life.wait(step.delayMs);
       const text = pieces(step.text);
       content = text.join('');
+      reasoning = step.reasoning === undefined ? undefined : pieces(step.reasoning).join('');
       finishReason = step.finishReason ?? 'stop';
       completionTokens = text.length;
       usage = step.usage;
@@ -459,7 +512,12 @@ export async function startOpenAiFixture(options: OpenAiFixtureOptions = {}): Pr
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+          message: {
+            role: 'assistant',
+            content,
+            ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
+            ...(toolCalls ? { tool_calls: toolCalls } : {}),
+          },
           logprobs: null,
           finish_reason: finishReason,
         },

@@ -2,6 +2,8 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { ProblemError } from '@assistant/contracts';
 import type { FamilyLanguage } from '@assistant/tool-kit';
 import { builtinModel } from './builtin/builtin-model';
+// Light to import: its network modules (undici, eventsource-parser) load with its first request.
+import { OpenAiCompatibleChatModel } from './openai-compatible/openai-compatible-chat-model';
 import { ModelUnavailableError } from '../errors';
 
 /** How the server's models are configured (SPEC §8): `--model` / `ASSISTANT_MODEL` and their settings. */
@@ -111,20 +113,15 @@ export async function createModel(
     case 'builtin':
       return builtinModel({ pacingMs: settings.builtinPacingMs, families });
     case 'ollama': {
-      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       const base = (settings.ollamaBaseUrl ?? DEFAULT_OLLAMA_URL).replace(/\/+$/, '');
-      return createOpenAICompatible({ name: 'ollama', baseURL: `${base}/v1`, includeUsage: true }).chatModel(
-        modelId,
-      );
+      return new OpenAiCompatibleChatModel(modelId, { name: 'ollama', baseURL: `${base}/v1` });
     }
     case 'openai-compatible': {
-      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
-      return createOpenAICompatible({
+      return new OpenAiCompatibleChatModel(modelId, {
         name: 'openai-compatible',
         baseURL: settings.openAiCompatibleBaseUrl as string,
         apiKey: settings.openAiCompatibleApiKey,
-        includeUsage: true,
-      }).chatModel(modelId);
+      });
     }
     case 'openai': {
       const { createOpenAI } = await import('@ai-sdk/openai');
