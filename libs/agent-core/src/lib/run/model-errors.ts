@@ -1,6 +1,7 @@
 import { APICallError } from '@ai-sdk/provider';
 import type { ErrorCode } from '@assistant/contracts';
 import { ModelUnavailableError } from '../errors';
+import { midAnswerFailureOf } from '../models/openai-compatible/mid-answer';
 
 /**
  * Says what went wrong with the model in words a user can act on, without the provider's raw body (it can
@@ -9,13 +10,27 @@ import { ModelUnavailableError } from '../errors';
 export function describeModelError(error: unknown): { code: ErrorCode; detail: string } {
   if (error instanceof ModelUnavailableError) return { code: 'model_unavailable', detail: error.message };
   if (APICallError.isInstance(error)) {
+    const host = safeHost(error.url);
+    const midAnswer = midAnswerFailureOf(error.data);
+    if (midAnswer === 'connection-closed') {
+      return {
+        code: 'model_unavailable',
+        detail: `the connection to the model at ${host} closed before the answer was complete`,
+      };
+    }
     if (error.statusCode === undefined) {
       // No HTTP answer at all: refused, unknown host, bad port, reset.
-      return { code: 'model_unavailable', detail: `cannot reach the model at ${safeHost(error.url)}` };
+      return { code: 'model_unavailable', detail: `cannot reach the model at ${host}` };
+    }
+    if (midAnswer === 'error-object') {
+      return {
+        code: 'model_unavailable',
+        detail: `the model server at ${host} stopped its answer with an error`,
+      };
     }
     return {
       code: 'model_unavailable',
-      detail: `the model server at ${safeHost(error.url)} answered ${error.statusCode}`,
+      detail: `the model server at ${host} answered ${error.statusCode}`,
     };
   }
   const name = (error as { name?: string } | undefined)?.name ?? '';

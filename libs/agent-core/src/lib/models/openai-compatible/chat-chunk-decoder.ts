@@ -7,6 +7,7 @@ import {
   type LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
 import { finishReasonOf, responseMetadataOf, textOf, usageOf } from './chat-response';
+import type { MidAnswerFailure } from './mid-answer';
 import type { WireChunk, WireServerError, WireToolCallDelta, WireUsage } from './wire-types';
 
 /** A tool call being streamed: its arguments grow with each delta until the answer ends. */
@@ -167,7 +168,7 @@ function serverError(error: WireServerError, url: string): APICallError {
     requestBodyValues: undefined,
     statusCode: code,
     responseBody: JSON.stringify({ error }),
-    data: { error },
+    data: { midAnswer: 'error-object', error } satisfies MidAnswerFailure,
     isRetryable: false,
   });
 }

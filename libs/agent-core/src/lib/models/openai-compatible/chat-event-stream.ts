@@ -7,6 +7,7 @@ import {
 import { StringDecoder } from 'node:string_decoder';
 import { ChatChunkDecoder } from './chat-chunk-decoder';
 import type { ChatResponse } from './chat-endpoint';
+import type { MidAnswerFailure } from './mid-answer';
 import { networkModules } from './network-modules';
 import type { WireChunk } from './wire-types';
 
@@ -108,6 +109,7 @@ export async function chatEventStream(
                 url: context.url,
                 requestBodyValues: undefined,
                 isRetryable: true,
+                data: { midAnswer: 'connection-closed' } satisfies MidAnswerFailure,
               }),
             );
         });

@@ -371,7 +371,11 @@ describe('OpenAiCompatibleChatModel against an OpenAI-compatible server', () => 
       statusCode: undefined,
       message: expect.stringContaining('closed mid-answer'),
     });
-    expect(describeModelError(error).code).toBe('model_unavailable');
+    // Told as a cut answer, not as a model that could not be reached.
+    expect(describeModelError(error)).toEqual({
+      code: 'model_unavailable',
+      detail: `the connection to the model at 127.0.0.1:${fixture.port} closed before the answer was complete`,
+    });
   });
 
   it('reports an answer cut short (no finish reason, no [DONE]) as an error part and an error finish', async () => {
@@ -400,6 +404,10 @@ describe('OpenAiCompatibleChatModel against an OpenAI-compatible server', () => 
     expect(APICallError.isInstance(failure?.error)).toBe(true);
     expect(failure?.error).toMatchObject({ statusCode: 500, message: 'the model ran out of memory' });
     expect(finishOf(parts).finishReason.unified).toBe('error');
+    expect(describeModelError(failure?.error)).toEqual({
+      code: 'model_unavailable',
+      detail: `the model server at 127.0.0.1:${fixture.port} stopped its answer with an error`,
+    });
   });
 
   it('reports a chunk that is not JSON as an error part the run maps to an unreadable answer', async () => {
