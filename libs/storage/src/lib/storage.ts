@@ -33,6 +33,8 @@ export interface Storage {
   readonly signInFailures: SignInFailuresRepository;
   /** Resolves when the database answers a trivial query, rejects when it does not (health checks). */
   ping(): Promise<void>;
+  /** False when this code has migrations the database lacks (readiness checks, `migrate --check`). */
+  schemaIsCurrent(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -93,6 +95,7 @@ export async function openDatabase(
     ping: async () => {
       await dataSource.query('SELECT 1');
     },
+    schemaIsCurrent: async () => !(await hasPendingMigrations(dataSource)),
     close: async () => {
       if (dataSource.isInitialized) await dataSource.destroy();
     },

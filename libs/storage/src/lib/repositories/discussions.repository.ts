@@ -49,10 +49,11 @@ export class DiscussionsRepository {
     return toPage(rows.map(discussionFromRow), page.limit);
   }
 
-  async create(userId: string, title: string): Promise<DiscussionEntity> {
+  /** @param id given when the caller must name the discussion before it is stored (a query's first event does). */
+  async create(userId: string, title: string, id = newId('discussion')): Promise<DiscussionEntity> {
     const now = new Date();
     const discussion = Object.assign(new DiscussionEntity(), {
-      id: newId('discussion'),
+      id,
       userId,
       title,
       messageCount: 0,

@@ -6,6 +6,8 @@ import { decodeCursor, toPage, type Page, type PageRequest } from '../paging';
 import { searchWords } from '../search-terms';
 import type { Sql } from '../sql';
 import { MEMORY_COLUMNS, memoryFromRow } from '../rows';
+import { planRecall, RECALL_BOUNDS, type RecallBounds } from '../recall-plan';
+import { COLUMNS_OF_M, PostgresRecall, SqliteRecall, type MemoryRecall, type Row } from './memory-recall';
 
 export interface NewMemory {
   content: string;
@@ -14,20 +16,16 @@ export interface NewMemory {
   discussionId?: string | null;
 }
 
-type Row = Record<string, unknown>;
-
-const COLUMNS_OF_M = MEMORY_COLUMNS.split(', ')
-  .map((c) => `m.${c}`)
-  .join(', ');
-
 export class MemoriesRepository {
   private readonly repo: Repository<MemoryEntity>;
+  private readonly recaller: MemoryRecall;
 
   constructor(
-    dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly sql: Sql,
   ) {
     this.repo = dataSource.getRepository(MemoryEntity);
+    this.recaller = sql.dialect === 'sqlite' ? new SqliteRecall(sql) : new PostgresRecall(sql);
   }
 
   /**
@@ -53,33 +51,37 @@ export class MemoriesRepository {
         params.push(words.join(' '));
       }
     }
-    const rows = await this.sql.query<Row>(
-      `SELECT ${COLUMNS_OF_M} FROM memories m WHERE ${conditions.join(' AND ')} ORDER BY m.id DESC LIMIT ?`,
-      [...params, page.limit + 1],
-    );
+    const text = `SELECT ${COLUMNS_OF_M} FROM memories m WHERE ${conditions.join(' AND ')} ORDER BY m.id DESC LIMIT ?`;
+    const values = [...params, page.limit + 1];
+    // A search is planned with its words (see QueryOptions.planEachTime); a plain page is prepared once.
+    const rows = await this.sql.query<Row>(text, values, { planEachTime: page.q !== undefined });
     return toPage(rows.map(memoryFromRow), page.limit);
   }
 
   /**
-   * The memories most relevant to a text, best first: any of its words may match (English stemming), ranked
-   * by bm25 on SQLite and ts_rank on PostgreSQL. For recall into a model's context and the memory_search tool.
+   * The memories most relevant to a text, best first, for recall into a model's context and the memory_search
+   * tool. Any of its words may match (English stemming). Bounded (see recall-plan.ts): the selective words of
+   * the question (in few memories) are ranked over every memory, by bm25 on SQLite and by ts_rank of the whole
+   * question on PostgreSQL; the places they leave are filled from the newest memories with the common words,
+   * those with all of them first, then two, then any (see MemoryRecall.recent for each dialect). `bounds` is
+   * for tests that need common words in a small memory.
    */
-  async recall(userId: string, text: string, limit: number): Promise<MemoryEntity[]> {
+  async recall(
+    userId: string,
+    text: string,
+    limit: number,
+    bounds: RecallBounds = RECALL_BOUNDS,
+  ): Promise<MemoryEntity[]> {
     const words = searchWords(text);
     if (words.length === 0) return [];
-    const rows =
-      this.sql.dialect === 'sqlite'
-        ? await this.sql.query<Row>(
-            `SELECT ${COLUMNS_OF_M} FROM memories_fts JOIN memories m ON m.search_rowid = memories_fts.rowid
-             WHERE memories_fts MATCH ? AND m.user_id = ? ORDER BY bm25(memories_fts), m.id DESC LIMIT ?`,
-            [words.map((w) => `"${w}"`).join(' OR '), userId, limit],
-          )
-        : await this.sql.query<Row>(
-            `SELECT ${COLUMNS_OF_M} FROM memories m WHERE m.user_id = ? AND m.search_vector @@ to_tsquery('english', ?)
-             ORDER BY ts_rank(m.search_vector, to_tsquery('english', ?)) DESC, m.id DESC LIMIT ?`,
-            [userId, words.join(' | '), words.join(' | '), limit],
-          );
-    return rows.map(memoryFromRow);
+    const plan = planRecall(words, await this.recaller.documentCounts(words, bounds), bounds);
+    const found = plan.selective.length > 0 ? await this.recaller.ranked(userId, plan, limit) : [];
+    if (found.length < limit && plan.common.length > 0) {
+      // Every memory with a selective word is in `found` already, since it has places left.
+      const seen = new Set(found.map((row) => row.id as string));
+      found.push(...(await this.recaller.recent(userId, plan.common, limit - found.length, seen, bounds)));
+    }
+    return found.map(memoryFromRow);
   }
 
   async create(userId: string, input: NewMemory): Promise<MemoryEntity> {

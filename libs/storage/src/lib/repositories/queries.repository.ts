@@ -57,13 +57,14 @@ export class QueriesRepository {
     );
   }
 
-  /** Appends events of any queries, each under its own sequence number. */
+  /** Appends events of any queries, each under its own sequence number; one stored already is skipped. */
   async appendEvents(events: ReadonlyArray<{ queryId: string; event: QueryEvent }>): Promise<void> {
     for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
       if (start > 0) await setImmediate();
       const chunk = events.slice(start, start + EVENTS_PER_STATEMENT);
       await this.sql.query(
-        `INSERT INTO query_events (query_id, sequence_number, type, data) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        // A batch written again after a failure that was not one (the database had stored it) changes nothing.
+        `INSERT INTO query_events (query_id, sequence_number, type, data) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
         chunk.flatMap(({ queryId, event }) => [
           queryId,
           event.sequence_number,

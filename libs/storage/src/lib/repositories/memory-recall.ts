@@ -1,0 +1,205 @@
+import type { Sql } from '../sql';
+import { MEMORY_COLUMNS } from '../rows';
+import { atLeastExpression, commonWordPasses, type RecallBounds, type RecallPlan } from '../recall-plan';
+
+export type Row = Record<string, unknown>;
+
+/** The memory columns, qualified by the alias `m` that the search queries give the memories table. */
+export const COLUMNS_OF_M = MEMORY_COLUMNS.split(', ')
+  .map((c) => `m.${c}`)
+  .join(', ');
+
+/** The three queries of a bounded recall (MemoriesRepository.recall), in one dialect. */
+export interface MemoryRecall {
+  /** How many memories contain each word (all users' memories: that is what a search reads), or an estimate. */
+  documentCounts(words: string[], bounds: RecallBounds): Promise<number[]>;
+  /** The user's memories that contain a selective word, best first. */
+  ranked(userId: string, plan: RecallPlan, limit: number): Promise<Row[]>;
+  /**
+   * Up to `places` of the user's newest memories with the common words, not in `exclude`: those with all of
+   * them first, then with two, then with any.
+   */
+  recent(
+    userId: string,
+    common: string[],
+    places: number,
+    exclude: Set<string>,
+    bounds: RecallBounds,
+  ): Promise<Row[]>;
+}
+
+/** Words are letters and digits only, so quoting each one makes a safe FTS5 phrase. */
+const ftsQuery = (words: string[], atLeast: number) =>
+  atLeastExpression(words, atLeast, { word: (w) => `"${w}"`, and: ' AND ', or: ' OR ' });
+/** The same, as a tsquery (to_tsquery stems each word as to_tsvector did). */
+const tsQuery = (words: string[], atLeast: number) =>
+  atLeastExpression(words, atLeast, { word: (w) => w, and: ' & ', or: ' | ' });
+
+/**
+ * SQLite FTS5. Counting a word's memories stops at the first count above the selective bound, so it reads at
+ * most that many entries of the index. bm25 is not used for the common words: it counts every memory that
+ * contains each word of its query (for the word's weight) before ranking any, which is the cost being avoided.
+ */
+export class SqliteRecall implements MemoryRecall {
+  constructor(private readonly sql: Sql) {}
+
+  async documentCounts(words: string[], bounds: RecallBounds): Promise<number[]> {
+    const counts = words.map(
+      (_, i) =>
+        `(SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)) AS c${i}`,
+    );
+    const cap = bounds.selectiveDocuments + 1;
+    const row = await this.sql.one<Row>(
+      `SELECT ${counts.join(', ')}`,
+      words.flatMap((w) => [`"${w}"`, cap]),
+    );
+    return words.map((_, i) => Number(row?.[`c${i}`] ?? 0));
+  }
+
+  ranked(userId: string, plan: RecallPlan, limit: number): Promise<Row[]> {
+    return this.sql.query<Row>(
+      `SELECT ${COLUMNS_OF_M} FROM memories_fts JOIN memories m ON m.search_rowid = memories_fts.rowid
+       WHERE memories_fts MATCH ? AND m.user_id = ? ORDER BY bm25(memories_fts), m.id DESC LIMIT ?`,
+      [ftsQuery(plan.selective, 1), userId, limit],
+    );
+  }
+
+  /**
+   * One pass per "at least" (all, two, any), each over the newest `recentCandidates` memories it matches: FTS5
+   * intersects and merges its lists cheaply, so a memory with all the common words is found even when it is
+   * older than the newest with one of them.
+   */
+  async recent(
+    userId: string,
+    common: string[],
+    places: number,
+    exclude: Set<string>,
+    bounds: RecallBounds,
+  ): Promise<Row[]> {
+    const found: Row[] = [];
+    const seen = new Set(exclude);
+    for (const atLeast of commonWordPasses(common.length)) {
+      if (found.length >= places) break;
+      const rows = await this.newestWith(userId, ftsQuery(common, atLeast), places + seen.size, bounds);
+      for (const row of rows) {
+        if (found.length < places && !seen.has(row.id as string)) {
+          seen.add(row.id as string);
+          found.push(row);
+        }
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The newest candidates come from the index in rowid order (the order memories were written). highlight()
+   * marks each occurrence of a query word with one added character, so its length minus the column's is how
+   * many times the memory contains the common words.
+   */
+  private newestWith(
+    userId: string,
+    expression: string,
+    limit: number,
+    bounds: RecallBounds,
+  ): Promise<Row[]> {
+    return this.sql.query<Row>(
+      `SELECT ${COLUMNS_OF_M} FROM (
+         SELECT memories_fts.rowid AS candidate,
+                length(highlight(memories_fts, 0, char(1), '')) - length(m.content)
+                  + length(highlight(memories_fts, 1, char(1), '')) - length(m.tags) AS occurrences
+         FROM memories_fts JOIN memories m ON m.search_rowid = memories_fts.rowid
+         WHERE memories_fts MATCH ? AND m.user_id = ? ORDER BY memories_fts.rowid DESC LIMIT ?) c
+       JOIN memories m ON m.search_rowid = c.candidate ORDER BY c.occurrences DESC, m.id DESC LIMIT ?`,
+      [expression, userId, bounds.recentCandidates, limit],
+    );
+  }
+}
+
+/** How long PostgreSQL's word statistics are reused before they are read again. */
+const STATISTICS_TTL_MS = 60_000;
+
+/**
+ * PostgreSQL tsvector + GIN. How many memories contain a word is estimated from the planner's statistics of the
+ * search column (its most common lexemes and their frequencies, kept up to date by autovacuum's ANALYZE): a word
+ * that is not among them is rare enough. A table without statistics yet (new or small) has no common word.
+ * ts_rank needs no corpus statistics, so the selective candidates are ranked by the whole question.
+ */
+export class PostgresRecall implements MemoryRecall {
+  private statistics: { documents: Map<string, number>; readAt: number } | null = null;
+
+  constructor(private readonly sql: Sql) {}
+
+  async documentCounts(words: string[]): Promise<number[]> {
+    const documents = await this.lexemeDocuments();
+    if (documents.size === 0) return words.map(() => 0);
+    const rows = await this.sql.query<Row>(
+      `SELECT (tsvector_to_array(to_tsvector('english', w)))[1] AS lexeme FROM unnest(?::text[]) WITH ORDINALITY AS t(w, i) ORDER BY i`,
+      [words],
+    );
+    return rows.map((row) => (row.lexeme == null ? 0 : (documents.get(String(row.lexeme)) ?? 0)));
+  }
+
+  ranked(userId: string, plan: RecallPlan, limit: number): Promise<Row[]> {
+    return this.sql.query<Row>(
+      `SELECT ${COLUMNS_OF_M} FROM memories m WHERE m.user_id = ? AND m.search_vector @@ to_tsquery('english', ?)
+       ORDER BY ts_rank(m.search_vector, to_tsquery('english', ?)) DESC, m.id DESC LIMIT ?`,
+      [userId, tsQuery(plan.selective, 1), tsQuery([...plan.selective, ...plan.common], 1), limit],
+      { planEachTime: true },
+    );
+  }
+
+  /**
+   * One query: the newest `recentCandidates` memories with any common word, ordered by whether they have all,
+   * then two of the words (SQLite's passes, over this one window). Only the window is read: a GIN index
+   * intersects whole posting lists, so an AND of words in most memories of all users (as SQLite's "all" pass)
+   * reads most of the table; with an OR and `ORDER BY id DESC LIMIT`, the planner reads the user's newest
+   * memories from the (user_id, id) index when the words are common for them, or the GIN lists when not.
+   */
+  async recent(
+    userId: string,
+    common: string[],
+    places: number,
+    exclude: Set<string>,
+    bounds: RecallBounds,
+  ): Promise<Row[]> {
+    const passes = commonWordPasses(common.length);
+    const before = passes
+      .slice(0, -1)
+      .map(() => `m.search_vector @@ to_tsquery('english', ?) DESC, `)
+      .join('');
+    const rows = await this.sql.query<Row>(
+      `SELECT ${COLUMNS_OF_M} FROM (
+         SELECT * FROM memories WHERE user_id = ? AND search_vector @@ to_tsquery('english', ?)
+         ORDER BY id DESC LIMIT ?) m
+       ORDER BY ${before}ts_rank(m.search_vector, to_tsquery('english', ?)) DESC, m.id DESC LIMIT ?`,
+      [
+        userId,
+        tsQuery(common, 1),
+        bounds.recentCandidates,
+        ...passes.slice(0, -1).map((atLeast) => tsQuery(common, atLeast)),
+        tsQuery(common, 1),
+        places + exclude.size,
+      ],
+      { planEachTime: true },
+    );
+    return rows.filter((row) => !exclude.has(row.id as string)).slice(0, places);
+  }
+
+  /** Lexeme → estimated number of memories containing it, for the lexemes the statistics list. */
+  private async lexemeDocuments(): Promise<Map<string, number>> {
+    if (this.statistics && Date.now() - this.statistics.readAt < STATISTICS_TTL_MS) {
+      return this.statistics.documents;
+    }
+    const rows = await this.sql.query<Row>(
+      `SELECT e.lexeme, e.frequency * greatest(c.reltuples, 0) AS documents
+       FROM pg_class c JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'memories'
+         AND s.attname = 'search_vector'
+       CROSS JOIN unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(lexeme, frequency)
+       WHERE c.oid = 'memories'::regclass AND e.lexeme IS NOT NULL`,
+      [],
+    );
+    const documents = new Map(rows.map((row) => [String(row.lexeme), Number(row.documents)]));
+    this.statistics = { documents, readAt: Date.now() };
+    return documents;
+  }
+}

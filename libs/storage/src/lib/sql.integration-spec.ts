@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { postgresConfigFromUrl, type DatabaseConfig, type Dialect } from './data-source-options';
+import { Sql } from './sql';
+import { openDatabase } from './storage';
+import { TEST_DATABASE_URL } from './testing';
+
+/** Reads skip TypeORM (prepared statements kept per text, named ones on PostgreSQL); writes still go through it. */
+describe.each(['sqlite', 'postgres'] as const)('plain SQL on %s', (dialect: Dialect) => {
+  it('answers more distinct reads than it keeps prepared, and runs writes as before', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'assistant-sql-'));
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    const config: DatabaseConfig =
+      dialect === 'sqlite'
+        ? { dialect, file: join(dir, 'test.sqlite') }
+        : postgresConfigFromUrl(`${TEST_DATABASE_URL}?schema=${schema}`);
+    const { storage, dataSource } = await openDatabase(config, { migrations: 'run' });
+    try {
+      const sql = new Sql(dataSource, dialect);
+      const user = await storage.users.create({ email: 'ada@example.com', displayName: 'Ada' });
+      // Beyond both caps (500 SQLite statements kept, 200 PostgreSQL names), each text read twice.
+      for (let n = 1; n <= 600; n++) {
+        for (let again = 0; again < 2; again++) {
+          const rows = await sql.query<{ id: string; n: number }>(
+            `SELECT id, ${n} AS n FROM users WHERE id = ?`,
+            [user.id],
+          );
+          expect(rows).toEqual([{ id: user.id, n }]);
+        }
+      }
+      await sql.query('UPDATE users SET display_name = ? WHERE id = ?', ['Ada L.', user.id]);
+      expect((await storage.users.findById(user.id))?.displayName).toBe('Ada L.');
+      await expect(sql.query('SELECT nothing FROM users', [])).rejects.toThrow(/nothing/);
+    } finally {
+      if (dialect === 'postgres') await dataSource.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
