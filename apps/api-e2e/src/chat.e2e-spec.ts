@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AssistantClient } from '@assistant/client';
@@ -66,6 +66,29 @@ describe('`assistant chat` against a real `assistant serve`', () => {
     const result = await chat(['-'], 'thank you\n');
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("You're welcome.\n");
+  });
+
+  it('asks without loading oclif or the server, and leaves help and mistakes to oclif', async () => {
+    // Lists, as the process exits, the modules of oclif and of the server it loaded.
+    const probe = join(dataDir, 'loaded-modules.cjs');
+    writeFileSync(
+      probe,
+      `process.on('exit', () => {
+        const heavy = Object.keys(require.cache).filter((file) => /@oclif[\\\\/]core|libs[\\\\/]server[\\\\/]/.test(file));
+        process.stderr.write('loaded: ' + heavy.length + '\\n');
+      });`,
+    );
+    const asked = await run(BUILT.cli, ['chat', 'thank you'], {
+      ASSISTANT_DATA_DIR: dataDir,
+      NODE_OPTIONS: `--require ${probe}`,
+    });
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toBe("You're welcome.\n");
+    expect(asked.stderr).toBe('loaded: 0\n');
+
+    const mistaken = await chat(['--no-such-flag', 'hello']);
+    expect(mistaken.code).not.toBe(0);
+    expect(mistaken.stderr).toMatch(/Nonexistent flag: --no-such-flag/);
   });
 
   it('says in one line when the server cannot be reached, or refuses the token, and exits non-zero', async () => {

@@ -89,7 +89,10 @@ export async function createHttpApp(
       });
     }
   });
-  fastify.addHook('preHandler', async (request) => exemptEventStreamFromIdleTimeout(request));
+  fastify.addHook('preHandler', (request, _reply, done) => {
+    exemptEventStreamFromIdleTimeout(request);
+    done();
+  });
 
   // Nest logs through pino from the start. (Buffering its logs instead kept them in memory for ever: the buffer
   // is flushed by Nest's own listen(), and the server listens through Fastify directly.)

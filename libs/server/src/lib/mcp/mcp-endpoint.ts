@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { API_PREFIX } from '@assistant/contracts';
 import { TokenService, type Principal } from '@assistant/auth';
 import { SERVER_CONFIG } from '../core.module';
@@ -13,6 +12,7 @@ import { PublicAddress } from '../http/public-address';
 import { replyWithProblem } from '../http/reply-problem';
 import { ToolCatalog } from '../tools/tool-catalog';
 import { callMcpTool, mcpToolOf } from './mcp-tools';
+import { mcpSdk } from './mcp-sdk';
 import { hostAllowed, originAllowed } from './request-origin';
 
 export const MCP_PATH = `${API_PREFIX}/mcp`;
@@ -113,6 +113,7 @@ export class McpEndpoint implements OnModuleInit, OnApplicationShutdown {
 
   /** A new session; it is kept once the client's `initialize` went through, and dropped when it ends. */
   private open(principal: Principal): McpSession {
+    const { Server, StreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = mcpSdk();
     const server = new Server(
       { name: 'assistant', title: 'Assistant', version: '0.1.0' },
       { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },

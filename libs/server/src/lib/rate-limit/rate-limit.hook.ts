@@ -7,10 +7,10 @@ import { replyWithProblem, type ProblemAnswer } from '../http/reply-problem';
 import { CREDENTIAL_PAGE_ROUTES } from '../web/page-route';
 
 /**
- * `/healthz` is not counted: it is what an orchestrator or a monitor polls to decide whether the server is up,
- * and anonymous traffic from the same address (or a flood) must not make a healthy server look down.
+ * `/healthz` and `/readyz` are not counted: they are what an orchestrator or a monitor polls to decide whether the
+ * server is up, and anonymous traffic from the same address (or a flood) must not make a healthy server look down.
  */
-const UNCOUNTED_ROUTES = new Set([servedPath(ROUTES.getHealth)]);
+const UNCOUNTED_ROUTES = new Set([servedPath(ROUTES.getHealth), servedPath(ROUTES.getReadiness)]);
 
 /**
  * Routes whose request is a credential in itself (a pairing code), counted per address in the small `auth` bucket
@@ -23,8 +23,7 @@ const AUTH_ROUTES = new Set<string>([
 ]);
 
 /** By the route Fastify matched, not the raw URL, so that an encoded path cannot slip into another bucket. */
-function resourceOf(request: FastifyRequest): RateLimitResource {
-  const route = request.routeOptions.url ?? '';
+function resourceOf(request: FastifyRequest, route: string): RateLimitResource {
   if (request.method === 'POST' && route === '/api/v1/queries') return 'queries';
   if (route.startsWith('/oauth/')) return 'auth';
   if (AUTH_ROUTES.has(`${request.method} ${route}`)) return 'auth';
@@ -104,8 +103,10 @@ export type RateLimiter = (request: FastifyRequest, reply: FastifyReply) => Prom
 
 export function rateLimiter(limits: RateLimits, verify: VerifyBearer): RateLimiter {
   return async (request, reply) => {
-    if (UNCOUNTED_ROUTES.has(request.routeOptions.url ?? '')) return false;
-    const resource = resourceOf(request);
+    // Read once: Fastify builds a new routeOptions object at every read.
+    const route = request.routeOptions.url ?? '';
+    if (UNCOUNTED_ROUTES.has(route)) return false;
+    const resource = resourceOf(request, route);
     const verdict = await limits.count(resource, await callerKey(request, resource, verify));
     reply.headers(verdict.headers);
     if (!verdict.exceeded) return false;
