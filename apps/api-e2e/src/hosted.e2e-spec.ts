@@ -1,13 +1,14 @@
 import { BUILT, run, startServer, type ServerProcess } from './support/processes';
-import { dropSchema, freshSchemaUrl, TEST_SECRETS_KEY } from './support/targets';
+import { dropSchema, freshRedisEnv, freshSchemaUrl, TEST_SECRETS_KEY } from './support/targets';
 
 describe('the hosted API', () => {
-  it('refuses to start without a PostgreSQL URL and a secrets key, in one clear line', async () => {
+  it('refuses to start without a PostgreSQL URL, a secrets key and Redis, in one clear line', async () => {
     const result = await run(BUILT.hosted, [], {});
     expect(result.code).not.toBe(0);
     expect(result.stderr.trim()).toBe(
       'assistant: ASSISTANT_DATABASE_URL is required: the hosted API runs on PostgreSQL (postgres://user@host:5432/db); ' +
-        'ASSISTANT_SECRETS_KEY is required: a base64-encoded 32-byte key (make one with `openssl rand -base64 32`)',
+        'ASSISTANT_SECRETS_KEY is required: a base64-encoded 32-byte key (make one with `openssl rand -base64 32`); ' +
+        'ASSISTANT_REDIS_URL is required: a redis:// or rediss:// URL',
     );
   });
 
@@ -16,6 +17,7 @@ describe('the hosted API', () => {
     try {
       const early = await run(BUILT.hosted, [], {
         ASSISTANT_DATABASE_URL: url,
+        ...freshRedisEnv(),
         ASSISTANT_SECRETS_KEY: TEST_SECRETS_KEY,
         ASSISTANT_PORT: '0',
       });
@@ -81,6 +83,7 @@ describe('the hosted API', () => {
 
       server = await startServer(BUILT.hosted, [], {
         ...env,
+        ...freshRedisEnv(),
         ASSISTANT_SECRETS_KEY: TEST_SECRETS_KEY,
         ASSISTANT_PORT: '0',
       });

@@ -1,7 +1,13 @@
 export { AuthModule } from './lib/auth.module';
 export { AccessGuard } from './lib/access.guard';
 export { BearerStrategy } from './lib/bearer.strategy';
-export { TokenService, type IssuedToken, type TokenServiceOptions } from './lib/token.service';
+export {
+  TokenService,
+  principalMatches,
+  type IssuedToken,
+  type PrincipalMatch,
+  type TokenServiceOptions,
+} from './lib/token.service';
 export { AuthError } from './lib/auth.errors';
 export type { Principal } from './lib/principal';
 export { Scopes, Public, CurrentPrincipal, ACCESS_METADATA, type RouteAccess } from './lib/scopes.decorator';

@@ -29,8 +29,8 @@ export function freshSchemaUrl(): { url: string; schema: string } {
   return { url: `${TEST_DATABASE_URL}?schema=${schema}`, schema };
 }
 
-export async function dropSchema(schema: string): Promise<void> {
-  const client = new Client({ connectionString: TEST_DATABASE_URL });
+export async function dropSchema(schema: string, databaseUrl = TEST_DATABASE_URL): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
@@ -87,6 +87,14 @@ export async function startSelfHost(
 /** The hosted API's key for connection secrets in these tests (ASSISTANT_SECRETS_KEY). */
 export const TEST_SECRETS_KEY = Buffer.alloc(32, 42).toString('base64');
 
+/** The machine's Redis; each hosted deployment of a test gets its own key prefix (its keys and its channel). */
+export const TEST_REDIS_URL = process.env.ASSISTANT_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Settings of a hosted deployment of its own on the test Redis: pass the same to every instance of one deployment. */
+export function freshRedisEnv(url = TEST_REDIS_URL): Record<string, string> {
+  return { ASSISTANT_REDIS_URL: url, ASSISTANT_REDIS_KEY_PREFIX: `e2e-${randomBytes(6).toString('hex')}:` };
+}
+
 export async function startHosted(env: Record<string, string> = {}): Promise<Target> {
   const pg = freshSchemaUrl();
   const dbEnv = { ASSISTANT_DATABASE_URL: pg.url };
@@ -99,6 +107,7 @@ export async function startHosted(env: Record<string, string> = {}): Promise<Tar
   );
   const server = await startServer(BUILT.hosted, [], {
     ...dbEnv,
+    ...freshRedisEnv(),
     ASSISTANT_SECRETS_KEY: TEST_SECRETS_KEY,
     ASSISTANT_HOST: '127.0.0.1',
     ASSISTANT_PORT: '0',

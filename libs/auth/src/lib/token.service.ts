@@ -19,13 +19,30 @@ export interface IssuedToken {
   secret: string;
 }
 
+/**
+ * Which verified tokens to forget: those whose principal has every field given (`{}` is every token). Plain data,
+ * so that the other processes of a deployment can be told to forget the same ones.
+ */
+export type PrincipalMatch = Partial<Pick<Principal, 'userId' | 'tokenId' | 'clientId' | 'grantId'>>;
+
+export function principalMatches(principal: Principal, match: PrincipalMatch): boolean {
+  return (Object.keys(match) as Array<keyof PrincipalMatch>).every(
+    (field) => principal[field] === match[field],
+  );
+}
+
 export interface TokenServiceOptions {
   /**
    * How long a verified token is remembered in this process, skipping the database on the hot path. Revoking
    * through this service forgets it at once; a revocation made by another process is only seen after this
-   * long, so the hosted service keeps it at 0 until revocations are broadcast between its processes.
+   * long, unless `onForget` tells the others (the hosted service broadcasts it over Redis).
    */
   cacheTtlMs?: number;
+  /**
+   * Told of every revocation made in this process (`revoke`, and `forget` of this process's own), so that the
+   * deployment's other processes forget the same tokens (`forget(match, 'peer')`).
+   */
+  onForget?: (match: PrincipalMatch) => void;
   /**
    * Where OAuth access tokens issued by this server's authorization server are found, and the audience they must
    * name (this API's resource identifier, known once the server knows its public address).
@@ -54,6 +71,7 @@ export class TokenService {
   >();
 
   private readonly oauth?: TokenServiceOptions['oauth'];
+  private readonly onForget: (match: PrincipalMatch) => void;
 
   constructor(
     private readonly tokens: TokensRepository,
@@ -61,6 +79,7 @@ export class TokenService {
   ) {
     this.cacheTtlMs = options.cacheTtlMs ?? 0;
     this.oauth = options.oauth;
+    this.onForget = options.onForget ?? (() => undefined);
   }
 
   async issue(input: {
@@ -122,20 +141,21 @@ export class TokenService {
   async revoke(userId: string, tokenId: string, kind: StoredTokenKind): Promise<boolean> {
     const deleted = await this.tokens.delete(userId, tokenId, kind);
     // Forget it only after the row is gone; a verification already reading the row will not cache it either.
-    this.revocations++;
     this.lastTouched.delete(tokenId);
-    for (const [digest, entry] of this.verified)
-      if (entry.principal.tokenId === tokenId) this.verified.delete(digest);
+    this.forget({ tokenId });
     return deleted;
   }
 
   /**
-   * Forgets every verified token that `matches` (an integration revoked, an OAuth token revoked at
-   * `/oauth/revoke`): the next request with it asks the database, which no longer has it.
+   * Forgets every verified token that `match`es (a token, an integration or a grant revoked): the next request
+   * with it asks the database, which no longer has it. A revocation made here is passed on (`onForget`); one
+   * that another process made (`'peer'`) is not passed back.
    */
-  forget(matches: (principal: Principal) => boolean): void {
+  forget(match: PrincipalMatch, origin: 'here' | 'peer' = 'here'): void {
     this.revocations++;
-    for (const [digest, entry] of this.verified) if (matches(entry.principal)) this.verified.delete(digest);
+    for (const [digest, entry] of this.verified)
+      if (principalMatches(entry.principal, match)) this.verified.delete(digest);
+    if (origin === 'here') this.onForget(match);
   }
 
   private async findOwn(digest: string): Promise<Principal | null> {

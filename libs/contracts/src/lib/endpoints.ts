@@ -22,7 +22,7 @@ import {
 } from './devices';
 import { confirmationSchema, createQuerySchema, queryEventsQuerySchema, querySchema } from './queries';
 import { queryEventSchema } from './events';
-import { healthSchema } from './health';
+import { healthSchema, readinessSchema } from './health';
 import { toolListSchema } from './tools';
 import {
   connectionListSchema,
@@ -84,7 +84,7 @@ export const ROUTES = {
     summary: 'Ask the assistant; the answer streams back as server-sent events (SPEC §4)',
     body: createQuerySchema,
     response: { status: 200, schema: queryEventSchema, contentType: 'text/event-stream' },
-    errors: [...write, 'not_found', 'model_unavailable'],
+    errors: [...write, 'not_found', 'model_unavailable', 'service_unavailable'],
   },
   getQuery: {
     method: 'GET',
@@ -410,8 +410,19 @@ export const ROUTES = {
     mount: 'root',
     scope: null,
     tag: 'meta',
-    summary: 'Alive, and the database answers (outside /api/v1, not rate-limited)',
+    summary: 'Alive: the process serves (liveness; outside /api/v1, not rate-limited)',
     response: { status: 200, schema: healthSchema },
+    errors: ['service_unavailable'],
+  },
+  getReadiness: {
+    method: 'GET',
+    path: '/readyz',
+    mount: 'root',
+    scope: null,
+    tag: 'meta',
+    summary:
+      'Ready for traffic: database reachable, schema current, Redis reachable where there is one, not shutting down (503 naming what is not; outside /api/v1, not rate-limited)',
+    response: { status: 200, schema: readinessSchema },
     errors: ['service_unavailable'],
   },
   getProtectedResourceMetadata: {

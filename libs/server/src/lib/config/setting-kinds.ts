@@ -53,6 +53,9 @@ export const logLevel = z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(',
 
 export const httpUrl = z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL' });
 
+/** Redis: `redis://[:password@]host:6379[/db]`, or `rediss://` over TLS. */
+export const redisUrl = z.url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL' });
+
 /** Any text; for names and keys whose meaning is checked later (a model name) or not at all (an API key). */
 export const text = z.string();
 

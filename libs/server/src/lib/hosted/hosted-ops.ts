@@ -9,6 +9,7 @@ export const HOSTED_OPS_USAGE = `Usage: assistant-hosted-ops <command> [options]
 
 Commands:
   migrate                          bring the PostgreSQL schema up to date (run once before starting new API processes)
+      [--check]                    change nothing: exit 0 when the schema is up to date, 1 when migrations are pending
   create-account --email <email>   create an account and print a personal token for it (shown once)
       [--name <display name>]      defaults to the part of the email before @
       [--scopes <a,b,…>]           defaults to every scope
@@ -21,6 +22,7 @@ Environment:
 
 Examples:
   ASSISTANT_DATABASE_URL=postgres://app@db/assistant assistant-hosted-ops migrate
+  assistant-hosted-ops migrate --check || echo "run the migrations before this deploy"
   assistant-hosted-ops create-account --email ada@example.com --name "Ada Lovelace"
   assistant-hosted-ops register-client --name "Bakery bot" --redirect-uri https://bot.example.com/oauth/callback`;
 
@@ -36,7 +38,9 @@ export async function runHostedOps(
     return command ? 0 : 2;
   }
   if (command === 'migrate') {
-    const storage = await openStorageFor(hostedDatabase(env), 'run');
+    const { values } = parseArgs({ args: rest, options: { check: { type: 'boolean' } }, strict: true });
+    // --check opens the database as the API does, which refuses pending migrations (a ConfigError: exit 1).
+    const storage = await openStorageFor(hostedDatabase(env), values.check ? 'require-current' : 'run');
     await storage.close();
     out('the database schema is up to date');
     return 0;

@@ -133,12 +133,10 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   });
   provider.proxy = options.trustProxy;
   // A revoked grant or token leaves the verified-token cache at once (the self-hosted server keeps one).
-  provider.on('grant.revoked', (_ctx: unknown, grantId: string) =>
-    options.tokens.forget((p) => p.grantId === grantId),
-  );
-  provider.on('access_token.destroyed', (token: { grantId?: string; jti: string }) =>
-    options.tokens.forget((p) => p.grantId === token.grantId),
-  );
+  provider.on('grant.revoked', (_ctx: unknown, grantId: string) => options.tokens.forget({ grantId }));
+  provider.on('access_token.destroyed', (token: { grantId?: string; jti: string }) => {
+    if (token.grantId) options.tokens.forget({ grantId: token.grantId });
+  });
   return provider;
 }
 

@@ -58,7 +58,7 @@ export class IntegrationsService {
 
   async revoke(userId: string, clientId: string): Promise<void> {
     const removed = await this.storage.oauth.revokeClient(userId, clientId);
-    this.tokens.forget((p) => p.userId === userId && p.clientId === clientId);
+    this.tokens.forget({ userId, clientId });
     if (removed === 0) throw ApiError.notFound('integration');
     await this.storage.integrationActivity.forget({ userId, clientId });
   }

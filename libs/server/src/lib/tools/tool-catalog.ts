@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import { z } from 'zod';
 import type { Scope, ToolInfo } from '@assistant/contracts';
 import {
@@ -22,6 +22,8 @@ import type { ServerConfig } from '../config/server-config';
 import { ApiError } from '../http/api-error';
 import { CONNECTION_SOURCE, type ActiveConnection, type ConnectionSource } from './connection-source';
 import { DriverPool } from './driver-pool';
+import { CLUSTER_BUS } from '../cluster/cluster-tokens';
+import type { ClusterBus } from '../cluster/cluster-bus';
 
 export const TOOL_FAMILIES = Symbol('TOOL_FAMILIES');
 
@@ -56,11 +58,14 @@ export class ToolCatalog implements OnApplicationShutdown {
     @Inject(CONNECTION_SOURCE) private readonly connections: ConnectionSource,
     @Inject(STORAGE) storage: Storage,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
+    @Optional() @Inject(CLUSTER_BUS) private readonly bus?: ClusterBus,
   ) {
     this.ownDrivers = { memory: memoryDriverOver(storage) };
     // One listener per connected MCP client and account: many are expected.
     this.changes.setMaxListeners(0);
     this.unwatch = families.flatMap((family) => family.onToolsChanged?.(() => this.notifyAllChanged()) ?? []);
+    // A connection changed on another instance: this instance's MCP sessions of the account hear it too.
+    if (bus) this.unwatch.push(bus.subscribe('tools.changed', ({ userId }) => this.changes.emit(userId)));
   }
 
   /** The tools a query of this principal may use; `only` is the query's `tools` list (unknown names are a 422). */
@@ -104,6 +109,7 @@ export class ToolCatalog implements OnApplicationShutdown {
   /** Called by the connections resource after it adds, changes or removes one of the account's connections. */
   notifyChanged(userId: string): void {
     this.changes.emit(userId);
+    this.bus?.publish('tools.changed', { userId });
   }
 
   /** Every account's tools changed (a family's own, such as the custom tools of this server). */

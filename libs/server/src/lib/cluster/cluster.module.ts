@@ -1,0 +1,40 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { SERVER_CONFIG } from '../core.module';
+import type { ServerConfig } from '../config/server-config';
+import { MemoryRunSlots } from '../queries/run-slots';
+import { SINGLE_PROCESS_CONFIRMATIONS } from '../queries/confirmation-exchange';
+import { SingleProcessBus, type ClusterBus } from './cluster-bus';
+import type { Cluster } from './cluster';
+import { ClusterFanout } from './cluster-fanout';
+import { CLUSTER_BUS, CONFIRMATION_EXCHANGE, RUN_SLOTS } from './cluster-tokens';
+
+/**
+ * Hands the deployment's shared pieces (Cluster) to the feature modules, or the single-process ones when it has
+ * none: run slots counted in memory, a bus with nobody to tell, confirmations answered here only.
+ */
+@Global()
+@Module({})
+export class ClusterModule {
+  static register(cluster: Cluster | undefined, bus: ClusterBus): DynamicModule {
+    return {
+      module: ClusterModule,
+      providers: [
+        { provide: CLUSTER_BUS, useValue: bus },
+        {
+          provide: RUN_SLOTS,
+          inject: [SERVER_CONFIG],
+          useFactory: (config: ServerConfig) =>
+            cluster?.runSlots ?? new MemoryRunSlots(config.queries.maxConcurrentPerUser),
+        },
+        { provide: CONFIRMATION_EXCHANGE, useValue: cluster?.confirmations ?? SINGLE_PROCESS_CONFIRMATIONS },
+        ClusterFanout,
+      ],
+      exports: [CLUSTER_BUS, RUN_SLOTS, CONFIRMATION_EXCHANGE],
+    };
+  }
+}
+
+/** The bus of a deployment's parts: the cluster's, or one with nobody to tell. */
+export function clusterBusOf(cluster: Cluster | undefined): ClusterBus {
+  return cluster?.bus ?? new SingleProcessBus();
+}

@@ -1,0 +1,16 @@
+import type { ClusterBus } from './cluster-bus';
+import type { RunSlots } from '../queries/run-slots';
+import type { ConfirmationExchange } from '../queries/confirmation-exchange';
+
+/**
+ * What the processes of a deployment share beyond the database, rate limits and query events: the
+ * concurrent-run cap, the bus that carries revocations and tool changes, and confirmations answered on another
+ * process. The hosted service builds it on Redis (redis/redis-cluster.ts); a self-hosted server is one process
+ * and has none.
+ */
+export interface Cluster {
+  runSlots: RunSlots;
+  bus: ClusterBus;
+  confirmations: ConfirmationExchange;
+  close(): Promise<void>;
+}

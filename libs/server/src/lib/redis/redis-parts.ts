@@ -1,0 +1,66 @@
+import { Logger } from '@nestjs/common';
+import type { ServerConfig } from '../config/server-config';
+import type { Cluster } from '../cluster/cluster';
+import type { ReadinessCheck } from '../health/readiness';
+import { RedisRateLimitStore } from '../rate-limit/redis-rate-limit.store';
+import { RedisConnections } from './redis-connections';
+import { RedisClusterBus } from './redis-cluster-bus';
+import { RedisRunSlots } from './redis-run-slots';
+import { RedisQueryEventLog } from './redis-query-event-log';
+import { RedisConfirmationExchange } from './redis-confirmation-exchange';
+
+/** Beyond the longest run, before a crashed process's run slots and running queries lapse in Redis. */
+const LAPSE_MARGIN_MS = 60_000;
+
+export interface RedisSettings {
+  url: string;
+  keyPrefix: string;
+}
+
+/** The parts of a hosted process that live in Redis, shared by every instance. */
+export interface RedisParts {
+  rateLimits: RedisRateLimitStore;
+  queryEvents: RedisQueryEventLog;
+  cluster: Cluster;
+  readinessCheck: ReadinessCheck;
+}
+
+/** Connects to Redis (or fails with one line) and builds every Redis-backed part on the three connections. */
+export async function openRedisParts(settings: RedisSettings, config: ServerConfig): Promise<RedisParts> {
+  const logger = new Logger('Redis');
+  // The cause (an ioredis error) carries no password: ioredis never puts the URL in its messages.
+  const onError = (error: unknown, what: string) => logger.error({ err: error, msg: what });
+  const redis = await RedisConnections.open(settings.url, settings.keyPrefix);
+  const bus = new RedisClusterBus(redis, onError);
+  try {
+    await bus.start();
+  } catch (error) {
+    redis.close();
+    throw error;
+  }
+  // A run may wait for a confirmation as long again as it may run (the wait is not its timeout's to cut short).
+  const longestRunMs =
+    config.queries.limits.runTimeoutMs + config.queries.confirmationTimeoutMs + LAPSE_MARGIN_MS;
+  return {
+    rateLimits: new RedisRateLimitStore(redis.command, redis.prefix),
+    queryEvents: new RedisQueryEventLog(redis, {
+      runningTtlSeconds: Math.ceil(longestRunMs / 1000),
+      onError,
+    }),
+    cluster: {
+      runSlots: new RedisRunSlots(redis, config.queries.maxConcurrentPerUser, longestRunMs, onError),
+      bus,
+      confirmations: new RedisConfirmationExchange(redis, bus, onError),
+      close: async () => {
+        await bus.close();
+        redis.close();
+      },
+    },
+    readinessCheck: {
+      name: 'redis',
+      check: async () => {
+        await redis.command.ping();
+      },
+    },
+  };
+}

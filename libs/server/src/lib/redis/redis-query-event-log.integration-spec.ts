@@ -1,0 +1,166 @@
+/**
+ * The hosted query event log on the machine's Redis, as two instances see it: what one runs, the other reads,
+ * resumes and follows, with exactly the missing events, through one reader connection for every stream.
+ */
+import type { QueryEvent } from '@assistant/contracts';
+import { RedisQueryEventLog } from './redis-query-event-log';
+import { clientName, type RedisConnections } from './redis-connections';
+import { cleanUp, freshPrefix, openTestRedis } from './redis-test-connections';
+
+const record = (id: string) => ({
+  id,
+  userId: 'usr_1',
+  discussionId: 'dsc_1',
+  messageId: 'msg_1',
+  model: 'builtin',
+  createdAt: new Date('2026-01-01T10:00:00Z'),
+});
+const delta = (text: string) => ({ type: 'output_text.delta' as const, delta: text });
+const errors: unknown[] = [];
+const options = { runningTtlSeconds: 600, onError: (error: unknown) => errors.push(error) };
+
+let redisA: RedisConnections;
+let redisB: RedisConnections;
+let a: RedisQueryEventLog;
+let b: RedisQueryEventLog;
+
+beforeEach(async () => {
+  const prefix = freshPrefix();
+  [redisA, redisB] = await Promise.all([openTestRedis(prefix), openTestRedis(prefix)]);
+  a = new RedisQueryEventLog(redisA, options);
+  b = new RedisQueryEventLog(redisB, options);
+  errors.length = 0;
+});
+afterEach(async () => {
+  a.close();
+  b.close();
+  await cleanUp(redisA, redisB);
+  expect(errors).toEqual([]);
+});
+
+/** Resolves once `listener` has been given `count` events. */
+function collect(count: number): {
+  events: QueryEvent[];
+  done: Promise<void>;
+  listener(e: QueryEvent): void;
+} {
+  const events: QueryEvent[] = [];
+  let resolve: () => void;
+  const done = new Promise<void>((r) => (resolve = r));
+  return {
+    events,
+    done,
+    listener: (event) => {
+      events.push(event);
+      if (events.length === count) resolve();
+    },
+  };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+it('hands another instance the record and exactly the events after its Last-Event-ID, then the live ones', async () => {
+  await a.open(record('qry_1'));
+  for (const text of ['a', 'b', 'c']) a.append('qry_1', delta(text));
+  await tick();
+  await tick();
+
+  expect(await b.get('qry_1')).toMatchObject({ userId: 'usr_1', status: 'running', lastEventId: 3 });
+  const seen = collect(4);
+  const stop = await b.subscribe('qry_1', 1, seen.listener);
+  a.append('qry_1', delta('d'));
+  await a.end(
+    'qry_1',
+    {
+      type: 'query.completed',
+      message_id: 'msg_1',
+      text: 'abcd',
+      usage: { input_tokens: 1, output_tokens: 4 },
+      finish_reason: 'stop',
+    },
+    new Date('2026-01-01T10:01:00Z'),
+  );
+  await seen.done;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+
+  // Nothing twice, nothing missing, nothing after the end.
+  expect(seen.events.map((e) => e.sequence_number)).toEqual([2, 3, 4, 5]);
+  expect(seen.events.at(-1)).toMatchObject({
+    type: 'query.completed',
+    message_id: 'msg_1',
+    text: 'abcd',
+    usage: { input_tokens: 1, output_tokens: 4 },
+    finish_reason: 'stop',
+  });
+  stop();
+  expect(b.followedStreams).toBe(0);
+});
+
+it('writes the terminal event and the ended status together, and keeps both for 15 minutes', async () => {
+  await a.open(record('qry_2'));
+  a.append('qry_2', {
+    type: 'tool_call.awaiting_confirmation',
+    call_id: 'c1',
+    tool: 't',
+    input: {},
+  } as never);
+  await tick();
+  await tick();
+  expect((await b.get('qry_2'))?.status).toBe('awaiting_confirmation');
+
+  const terminal = await a.end('qry_2', { type: 'query.incomplete', reason: 'cancelled' });
+
+  expect(terminal?.sequence_number).toBe(2);
+  expect(await b.get('qry_2')).toMatchObject({
+    status: 'incomplete',
+    endedAt: expect.any(Date),
+    lastEventId: 2,
+  });
+  expect((await b.events('qry_2', 1)).map((e) => e.type)).toEqual(['query.incomplete']);
+  const ttl = await redisB.command.ttl(redisB.key('query', 'qry_2', 'events'));
+  expect(ttl).toBeGreaterThan(14 * 60);
+  expect(ttl).toBeLessThanOrEqual(15 * 60);
+  expect(await redisB.command.ttl(redisB.key('query', 'qry_2'))).toBeGreaterThan(14 * 60);
+  // A finished query replays and ends at once, without following.
+  const replay = collect(2);
+  await b.subscribe('qry_2', 0, replay.listener);
+  expect(replay.events.map((e) => e.sequence_number)).toEqual([1, 2]);
+  expect(b.followedStreams).toBe(0);
+});
+
+it('delivers to its own streams at once, before Redis has the event', async () => {
+  await a.open(record('qry_3'));
+  const seen: QueryEvent[] = [];
+  await a.subscribe('qry_3', 0, (event) => seen.push(event));
+  a.append('qry_3', delta('now'));
+  expect(seen).toHaveLength(1);
+  expect(await redisA.command.xlen(redisA.key('query', 'qry_3', 'events'))).toBe(0);
+  await tick();
+  await tick();
+  expect(await redisA.command.xlen(redisA.key('query', 'qry_3', 'events'))).toBe(1);
+});
+
+it('follows many streams of another instance with its one reader connection', async () => {
+  const ids = Array.from({ length: 200 }, (_, i) => `qry_many_${i}`);
+  for (const id of ids) await a.open(record(id));
+  expect(await clientCount(redisA)).toBe(6);
+  const seen = collect(ids.length);
+  const stops = await Promise.all(ids.map((id) => b.subscribe(id, 0, seen.listener)));
+  expect(b.followedStreams).toBe(200);
+
+  for (const id of ids) a.append(id, delta(id));
+  await seen.done;
+
+  expect(new Set(seen.events.map((e) => (e as { delta: string }).delta))).toEqual(new Set(ids));
+  expect(await clientCount(redisA)).toBe(6);
+  stops.forEach((stop) => stop());
+  for (const id of ids) await a.end(id, { type: 'query.incomplete', reason: 'cancelled' });
+});
+
+/** The connections of this test's deployment (both instances) that Redis has open. */
+async function clientCount(redis: RedisConnections): Promise<number> {
+  const list = String(await redis.command.call('CLIENT', 'LIST'))
+    .trim()
+    .split('\n');
+  return list.filter((line) => line.includes(` name=${clientName(redis.prefix, '')}`)).length;
+}
