@@ -139,7 +139,7 @@ export {
 } from './lib/endpoints';
 export { buildOpenApiDocument } from './lib/openapi';
 export { type ProblemErrorOptions, ProblemError, OperatorError } from './lib/errors';
-export { healthSchema, type Health } from './lib/health';
+export { healthSchema, readinessSchema, type Health, type Readiness } from './lib/health';
 export {
   catalogueFamilySchema,
   toolFamilySchema,

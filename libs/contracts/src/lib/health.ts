@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** `GET /healthz`: the process answers and its database does. */
+/** `GET /healthz`: the process serves (liveness); it checks nothing else, so that a database outage restarts nothing. */
 export const healthSchema = z
   .object({
     status: z.literal('ok'),
@@ -8,3 +8,12 @@ export const healthSchema = z
   })
   .meta({ id: 'Health' });
 export type Health = z.infer<typeof healthSchema>;
+
+/** `GET /readyz`: every readiness check passed (database, schema, Redis where there is one). */
+export const readinessSchema = z
+  .object({
+    status: z.literal('ready'),
+    checks: z.array(z.string()).describe('The checks that passed, by name (`database`, `migrations`, …)'),
+  })
+  .meta({ id: 'Readiness' });
+export type Readiness = z.infer<typeof readinessSchema>;

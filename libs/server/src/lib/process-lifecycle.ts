@@ -7,18 +7,31 @@ export function describeStartupError(error: unknown): string {
   return `assistant: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
 }
 
-/** Closes the server cleanly on SIGINT/SIGTERM, so that the database and the data-directory lock are released. */
+/**
+ * Stops the server gracefully on SIGINT/SIGTERM (RunningServer.shutdown: running queries get their grace), so that
+ * the database and the data-directory lock are released; a second signal ends the running queries at once, a
+ * third leaves the process to the signal's default (it dies).
+ */
 export function closeOnSignals(server: RunningServer, onClosed: () => void = () => process.exit(0)): void {
-  let stopping = false;
+  let signals = 0;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    process.stderr.write(`assistant: ${signal} received, stopping\n`);
-    server.close().then(onClosed, (error: unknown) => {
-      process.stderr.write(`assistant: error while stopping: ${String(error)}\n`);
-      process.exit(1);
-    });
+    signals++;
+    if (signals === 1) {
+      const grace = Math.round(server.shutdownGraceMs / 1000);
+      process.stderr.write(
+        `assistant: ${signal} received, stopping: running queries have ${grace} s to finish (${signal} again to end them now)\n`,
+      );
+      server.shutdown().then(onClosed, (error: unknown) => {
+        process.stderr.write(`assistant: error while stopping: ${String(error)}\n`);
+        process.exit(1);
+      });
+      return;
+    }
+    process.stderr.write(`assistant: ${signal} received again, ending the running queries now\n`);
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+    void server.close().catch(() => undefined);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }

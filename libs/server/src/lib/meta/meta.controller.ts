@@ -1,7 +1,5 @@
-import { Controller, Header, Inject } from '@nestjs/common';
-import { buildOpenApiDocument, type Health } from '@assistant/contracts';
-import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../core.module';
+import { Controller, Header } from '@nestjs/common';
+import { buildOpenApiDocument } from '@assistant/contracts';
 import { Route } from '../routing/route.decorator';
 
 @Controller()
@@ -13,17 +11,5 @@ export class OpenApiController {
   openapi(): Record<string, unknown> {
     // Built on first request, not at start-up: most processes never serve it.
     return (this.document ??= buildOpenApiDocument());
-  }
-}
-
-/** Liveness and readiness in one: answers 200 when the database answers. Outside /api/v1. */
-@Controller()
-export class HealthController {
-  constructor(@Inject(STORAGE) private readonly storage: Storage) {}
-
-  @Route('getHealth')
-  async health(): Promise<Health> {
-    await this.storage.ping();
-    return { status: 'ok', database: this.storage.dialect };
   }
 }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { HealthController, OpenApiController } from './meta.controller';
+import { OpenApiController } from './meta.controller';
 
-@Module({ controllers: [OpenApiController, HealthController] })
+@Module({ controllers: [OpenApiController] })
 export class MetaModule {}
