@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * The whole test suite, as the README's second command runs it: build, the type check of every project's sources
- * and tests, lint (with module boundaries), unit and integration tests of every project, and the end-to-end suites
- * against SQLite and PostgreSQL. Ends with one
+ * and tests, lint (with module boundaries), unit and integration tests of every project, the end-to-end suites
+ * against SQLite and PostgreSQL, and the supported Node versions (node-versions-checks.mjs: the packages installed
+ * from their tarballs on this Node and on Node 24, the self-hosted e2e suites on Node 24). Ends with one
  * line: "N passed, N failed". Needs PostgreSQL at $ASSISTANT_TEST_DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/test).
  */
@@ -11,6 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import net from 'node:net';
+import { runNodeVersionsChecks } from './node-versions-checks.mjs';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const summaryDir = mkdtempSync(join(tmpdir(), 'assistant-test-summary-'));
@@ -55,6 +57,8 @@ const buildStatus = nx(['run-many', '-t', 'build']);
 const typecheckStatus = buildStatus === 0 ? nx(['run-many', '-t', 'typecheck']) : 1;
 const lintStatus = buildStatus === 0 ? nx(['run-many', '-t', 'lint']) : 1;
 const testStatus = buildStatus === 0 ? nx(['run-many', '-t', 'test', 'e2e', '--parallel=1']) : 1;
+// The packages as users install them, on this Node and on Node 24, and the self-hosted e2e suites on Node 24.
+const nodeVersions = buildStatus === 0 ? await runNodeVersionsChecks(root, env) : { passed: 0, failed: 0 };
 
 let passed = 0;
 let failed = 0;
@@ -72,5 +76,7 @@ if (lintStatus !== 0) console.error('lint failed');
 if (testStatus !== 0 && failed === 0) console.error('a test run failed before reporting (see above)');
 failed +=
   (buildStatus !== 0) + (typecheckStatus !== 0) + (lintStatus !== 0) + (testStatus !== 0 && failed === 0);
+passed += nodeVersions.passed;
+failed += nodeVersions.failed;
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(buildStatus || typecheckStatus || lintStatus || testStatus);
+process.exit(buildStatus || typecheckStatus || lintStatus || testStatus || (nodeVersions.failed > 0 ? 1 : 0));

@@ -18,6 +18,28 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ASSISTANT_LOG_LEVEL: 'warn', ...extra };
 }
 
+/**
+ * The Node that runs the built servers and commands: this one, or ASSISTANT_E2E_NODE (CI runs the self-hosted suites
+ * on Node 24 so). Another Node needs native modules built for it: ASSISTANT_E2E_NATIVE_MODULES_FROM names a folder
+ * where they were installed with that Node (native-modules-from.cjs resolves them from there).
+ */
+const E2E_NODE = process.env.ASSISTANT_E2E_NODE ?? process.execPath;
+const NATIVE_MODULES_FROM = process.env.ASSISTANT_E2E_NATIVE_MODULES_FROM;
+
+/** The arguments and environment that start `script` on `node`. */
+function nodeCommand(
+  node: string,
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): { args: string[]; env: NodeJS.ProcessEnv } {
+  if (node !== E2E_NODE || !NATIVE_MODULES_FROM) return { args: [script, ...args], env: childEnv(env) };
+  return {
+    args: ['--require', join(__dirname, 'native-modules-from.cjs'), script, ...args],
+    env: { ...childEnv(env), E2E_NATIVE_MODULES_FROM: NATIVE_MODULES_FROM },
+  };
+}
+
 export interface RunResult {
   code: number | null;
   stdout: string;
@@ -27,7 +49,7 @@ export interface RunResult {
 /**
  * Runs a built script to completion, with `input` on its stdin. After `timeoutMs` it is killed (code null), so
  * that a server expected to refuse to start fails its test instead of hanging the suite. `node`: another Node
- * binary to run it with (this one by default).
+ * binary to run it with (the e2e Node by default).
  */
 export function run(
   script: string,
@@ -35,11 +57,12 @@ export function run(
   env: Record<string, string>,
   input?: string,
   timeoutMs?: number,
-  node: string = process.execPath,
+  node: string = E2E_NODE,
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(node, [script, ...args], {
-      env: childEnv(env),
+    const command = nodeCommand(node, script, args, env);
+    const child = spawn(node, command.args, {
+      env: command.env,
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     if (input !== undefined) child.stdin?.end(input);
@@ -73,8 +96,9 @@ export function startServer(
   env: Record<string, string>,
 ): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      env: childEnv(env),
+    const command = nodeCommand(E2E_NODE, script, args, env);
+    const child = spawn(E2E_NODE, command.args, {
+      env: command.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

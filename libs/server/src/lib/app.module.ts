@@ -12,7 +12,10 @@ import { MemoriesModule } from './memories/memories.module';
 import { TokensModule } from './tokens/tokens.module';
 import { DevicesModule } from './devices/devices.module';
 import { MetaModule } from './meta/meta.module';
+import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { QueriesModule } from './queries/queries.module';
+import { ClusterModule, clusterBusOf } from './cluster/cluster.module';
 import { ToolsModule } from './tools/tools.module';
 import { FAMILIES } from './tools/families';
 import { listeningUrl, PublicAddress } from './http/public-address';
@@ -25,9 +28,10 @@ import { WebModule } from './web/web.module';
 export class AppModule {
   static register(
     config: ServerConfig,
-    { storage, queryEvents, families, customToolImporter }: ServerParts,
+    { storage, queryEvents, families, customToolImporter, readinessChecks, cluster }: ServerParts,
   ): DynamicModule {
     const address = new PublicAddress(config.publicUrl, listeningUrl(config.host, config.port));
+    const bus = clusterBusOf(cluster);
     return {
       module: AppModule,
       imports: [
@@ -35,7 +39,10 @@ export class AppModule {
         AuthModule.register(storage.tokens, {
           cacheTtlMs: config.tokenCacheTtlMs,
           oauth: { records: storage.oauth, audience: () => address.apiResource },
+          // Revocations made here reach the deployment's other processes (ClusterFanout hears theirs).
+          onForget: (match) => bus.publish('principals.forgotten', match),
         }),
+        ClusterModule.register(cluster, bus),
         WebModule,
         OAuthModule,
         McpModule,
@@ -45,6 +52,8 @@ export class AppModule {
         TokensModule,
         DevicesModule,
         MetaModule,
+        HealthModule.register(readinessChecks),
+        MetricsModule.register(config),
         ToolsModule.register(families ?? FAMILIES, customToolImporter),
         QueriesModule.register(queryEvents),
         RoutingModule.register(),

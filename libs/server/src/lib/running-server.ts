@@ -3,11 +3,20 @@ import { ConfigError, type ServerConfig } from './config/server-config';
 import { createHttpApp } from './http/create-http-app';
 import { closeParts, type ServerParts } from './server-parts';
 import { listeningUrl } from './http/public-address';
+import { drain } from './http/shutdown';
 
 export interface RunningServer {
   /** Where the API answers, e.g. http://127.0.0.1:7747 */
   url: string;
+  /** Stops at once: running queries end `interrupted`, then everything given is released. */
   close(): Promise<void>;
+  /**
+   * Stops gracefully (SIGTERM): new queries get 503, running ones have the configured grace
+   * (ASSISTANT_SHUTDOWN_GRACE_SECONDS) to finish, then it closes as close() does. close() meanwhile cuts the grace.
+   */
+  shutdown(): Promise<void>;
+  /** The grace shutdown() gives running queries, in milliseconds. */
+  shutdownGraceMs: number;
 }
 
 /** Builds the app, listens, and returns a handle whose close() releases everything it was given. */
@@ -37,16 +46,22 @@ export async function listen(
   }
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  let closed = false;
-  return {
-    app,
-    url: listeningUrl(config.host, port),
-    close: async () => {
-      if (closed) return;
-      closed = true;
+  let closing: Promise<void> | undefined;
+  const stop = async (graceMs: number) => {
+    // Once closing, the runs have ended already; before, a second call with a shorter grace cuts the first's wait.
+    if (!closing) await drain(app, graceMs);
+    closing ??= (async () => {
       await app.close();
       await closeParts(parts);
       await onClose();
-    },
+    })();
+    return closing;
+  };
+  return {
+    app,
+    url: listeningUrl(config.host, port),
+    close: () => stop(0),
+    shutdown: () => stop(config.shutdownGraceMs),
+    shutdownGraceMs: config.shutdownGraceMs,
   };
 }

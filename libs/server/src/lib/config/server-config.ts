@@ -39,6 +39,10 @@ export interface ServerConfig {
    * revocation itself; the hosted service runs several processes and keeps this at 0 for now.
    */
   tokenCacheTtlMs: number;
+  /** Where Prometheus metrics are served (`ASSISTANT_METRICS_PORT`); none when absent. */
+  metricsPort?: number;
+  /** How long a stopping server lets running queries finish before it interrupts them. */
+  shutdownGraceMs: number;
 }
 
 /** The part of a ServerConfig that both deployments read from their settings the same way. */
@@ -55,6 +59,8 @@ export function deploymentConfig(
   | 'queries'
   | 'allowPrivateHosts'
   | 'localFolders'
+  | 'metricsPort'
+  | 'shutdownGraceMs'
 > {
   const windowSeconds = settings.ASSISTANT_RATE_LIMIT_WINDOW_SECONDS;
   return {
@@ -71,5 +77,7 @@ export function deploymentConfig(
     allowPrivateHosts: settings.ASSISTANT_ALLOW_PRIVATE_HOSTS,
     localFolders: settings.ASSISTANT_LOCAL_FOLDERS,
     queries: queryConfigFrom(settings),
+    metricsPort: settings.ASSISTANT_METRICS_PORT,
+    shutdownGraceMs: settings.ASSISTANT_SHUTDOWN_GRACE_SECONDS * 1000,
   };
 }

@@ -57,7 +57,9 @@ describe('the settings of the composition roots', () => {
         auth: { limit: 600, windowSeconds: 3_600 },
       },
       tokenCacheTtlMs: 60_000,
+      shutdownGraceMs: 5_000,
     });
+    expect(config.metricsPort).toBeUndefined();
     expect(config.queries).toEqual({
       models: {
         defaultModel: 'builtin',
@@ -97,6 +99,7 @@ describe('the settings of the composition roots', () => {
         auth: { limit: 300, windowSeconds: 3_600 },
       },
       tokenCacheTtlMs: 0,
+      shutdownGraceMs: 25_000,
     });
   });
 
@@ -127,8 +130,12 @@ describe('the settings of the composition roots', () => {
       ASSISTANT_RATE_LIMIT_WINDOW_SECONDS: '60',
       ASSISTANT_TRUST_PROXY: 'true',
       ASSISTANT_TOOLS_DIR: '/srv/assistant-tools',
+      ASSISTANT_METRICS_PORT: '9464',
+      ASSISTANT_SHUTDOWN_GRACE_SECONDS: '0',
     });
     expect(config).toMatchObject({
+      metricsPort: 9464,
+      shutdownGraceMs: 0,
       host: '::1',
       port: 8123,
       dataDir: '/srv/assistant',
@@ -216,6 +223,12 @@ describe('the settings of the composition roots', () => {
     ['ASSISTANT_PORT', 'abc', 'ASSISTANT_PORT must be a port number 0–65535 (got "abc")'],
     ['ASSISTANT_PORT', '65536', 'ASSISTANT_PORT must be a port number 0–65535 (got "65536")'],
     ['ASSISTANT_TRUST_PROXY', '1', 'ASSISTANT_TRUST_PROXY must be true or false (got "1")'],
+    ['ASSISTANT_METRICS_PORT', '9x', 'ASSISTANT_METRICS_PORT must be a port number 0–65535 (got "9x")'],
+    [
+      'ASSISTANT_SHUTDOWN_GRACE_SECONDS',
+      '-1',
+      'ASSISTANT_SHUTDOWN_GRACE_SECONDS must be a whole number of seconds from 0 to 3600 (got "-1")',
+    ],
     [
       'ASSISTANT_BUILTIN_PACING_MS',
       'abc',

@@ -50,6 +50,8 @@ interface DeploymentDefaults {
   port: number;
   logLevel: kind.LogLevel;
   rateLimits: RateLimitDefaults;
+  /** How long a stopping server lets its running queries finish. */
+  shutdownGraceSeconds: number;
 }
 
 const seconds = (ms: number) => ms / 1000;
@@ -178,6 +180,18 @@ function deploymentSettings(defaults: DeploymentDefaults) {
     ASSISTANT_TRUST_PROXY: setting(kind.trueOrFalse.default(false), {
       description: 'behind a reverse proxy: take the client address from `X-Forwarded-For`',
     }),
+    ASSISTANT_METRICS_PORT: setting(kind.port.optional(), {
+      description:
+        'serve Prometheus metrics at `/metrics` on this port (same address as the API; keep it private); `0` picks a free one',
+      defaultText: 'off',
+    }),
+    ASSISTANT_SHUTDOWN_GRACE_SECONDS: setting(
+      kind.wholeNumber('seconds', 0, 3_600).default(defaults.shutdownGraceSeconds),
+      {
+        description:
+          'on SIGTERM or Ctrl-C, how long running queries may still finish (new ones get 503) before they are ended `interrupted`; a second signal ends them at once',
+      },
+    ),
   };
 }
 
@@ -193,6 +207,8 @@ export const SELF_HOST_SETTINGS = z.object({
     host: '127.0.0.1',
     port: 7747,
     logLevel: 'warn',
+    // Ctrl-C at a terminal should stop the server promptly.
+    shutdownGraceSeconds: 5,
     rateLimits: {
       core: { limit: 20_000, windowSeconds: 3_600 },
       queries: { limit: 600, windowSeconds: 3_600 },
@@ -225,7 +241,14 @@ export const SELF_HOST_SETTINGS = z.object({
 
 /** The hosted service: every interface (behind its proxy), the limits of SPEC §7, PostgreSQL only. */
 export const HOSTED_SETTINGS = z.object({
-  ...deploymentSettings({ host: '0.0.0.0', port: 8080, logLevel: 'info', rateLimits: HOSTED_RATE_LIMITS }),
+  ...deploymentSettings({
+    host: '0.0.0.0',
+    port: 8080,
+    logLevel: 'info',
+    rateLimits: HOSTED_RATE_LIMITS,
+    // Below the 30 s an orchestrator waits after SIGTERM before it kills (Kubernetes, Docker).
+    shutdownGraceSeconds: 25,
+  }),
   ASSISTANT_DATABASE_URL: setting(
     kind.postgresUrl('the hosted API runs on PostgreSQL (postgres://user@host:5432/db)'),
     { description: DATABASE_URL_MEANING, secret: true },
@@ -233,6 +256,15 @@ export const HOSTED_SETTINGS = z.object({
   ASSISTANT_SECRETS_KEY: setting(kind.secretsKey, {
     description: SECRETS_KEY_MEANING,
     secret: true,
+  }),
+  ASSISTANT_REDIS_URL: setting(kind.redisUrl, {
+    description:
+      'Redis (`redis://[:password@]host:6379[/db]`), shared by every API process: rate-limit counts, the concurrent-run cap, live query events, revocations and confirmations',
+    secret: true,
+  }),
+  ASSISTANT_REDIS_KEY_PREFIX: setting(kind.text.default('assistant:'), {
+    description:
+      'put before every Redis key and channel, so that several deployments can share one Redis (channels ignore the `/db` of the URL)',
   }),
 });
 

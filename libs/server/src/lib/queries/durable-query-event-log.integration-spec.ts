@@ -37,17 +37,29 @@ describe('DurableQueryEventLog on SQLite', () => {
     return log;
   }
 
-  async function openQuery(log: DurableQueryEventLog) {
+  async function openQuery(log: DurableQueryEventLog, storeAfter?: PromiseLike<unknown>) {
     const id = newId('query');
-    await log.open({
-      id,
-      userId,
-      discussionId,
-      messageId: newId('message'),
-      model: 'builtin',
-      createdAt: new Date(),
-    });
+    await log.open(
+      {
+        id,
+        userId,
+        discussionId,
+        messageId: newId('message'),
+        model: 'builtin',
+        createdAt: new Date(),
+      },
+      { storeAfter },
+    );
     return id;
+  }
+
+  /** Resolves once `check` holds, trying every millisecond or two for at most `ms`. */
+  async function until(check: () => Promise<boolean>, ms = FLUSH_MS / 2) {
+    const deadline = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
+      await sleep(1);
+    }
   }
 
   const delta = (text: string) => ({ type: 'output_text.delta', delta: text }) as const;
@@ -58,6 +70,8 @@ describe('DurableQueryEventLog on SQLite', () => {
     try {
       const log = processLog();
       const id = await openQuery(log);
+      // Its record is queued when it opens (the run does not wait for it), and written before the first batch.
+      await until(async () => (await storage.queries.get(id)) !== null);
       expect(await storage.queries.get(id)).toMatchObject({ status: 'running', runnerId: 'runner_a' });
       for (let i = 0; i < 50; i++) log.append(id, delta(`w${i} `));
       expect(appendEvents).not.toHaveBeenCalled();
@@ -98,6 +112,37 @@ describe('DurableQueryEventLog on SQLite', () => {
     // Only the first end counts, and nothing follows it.
     expect(await log.end(id, { type: 'query.incomplete', reason: 'timeout' })).toBeUndefined();
     expect(() => log.append(id, delta('late'))).toThrow(/ended/);
+  });
+
+  it('opens a query at once and stores its record once what it refers to exists, before its events', async () => {
+    let discussionStored: () => void = () => undefined;
+    const storeAfter = new Promise<void>((resolve) => (discussionStored = resolve));
+    const log = processLog();
+    const id = await openQuery(log, storeAfter);
+    expect(await log.get(id)).toMatchObject({ status: 'running' });
+    log.append(id, delta('a'));
+    await sleep(FLUSH_MS * 2);
+    // The batch waits behind the record, the record behind what it refers to.
+    expect(await storage.queries.get(id)).toBeNull();
+    expect(await storage.queries.events(id, 0)).toEqual([]);
+    discussionStored();
+    await log.end(id, { type: 'query.incomplete', reason: 'cancelled' });
+    expect(await storage.queries.get(id)).toMatchObject({ status: 'incomplete', lastEventId: 2 });
+  });
+
+  it('stores nothing of a query whose discussion could not be stored, and still ends it live', async () => {
+    const storeAfter = Promise.reject(new Error('no discussion'));
+    storeAfter.catch(() => undefined);
+    const log = processLog();
+    const id = await openQuery(log, storeAfter);
+    log.append(id, delta('a'));
+    expect(await log.end(id, { type: 'query.failed', error: { code: 'internal' } } as never)).toMatchObject({
+      sequence_number: 2,
+    });
+    expect(await storage.queries.get(id)).toBeNull();
+    expect(await storage.queries.events(id, 0)).toEqual([]);
+    // Deliberately not stored: not an error to report.
+    expect(errors).toEqual([]);
   });
 
   it('answers for a query it does not hold, as after a restart: status, events, and a replay that ends', async () => {

@@ -3,6 +3,7 @@ import type { QueriesRepository, StoredQuery } from '@assistant/storage';
 import {
   endStatusOf,
   type NewQueryRecord,
+  type OpenOptions,
   type QueryEventListener,
   type QueryEventLog,
   type QueryRecord,
@@ -27,11 +28,26 @@ export interface DurableQueryEventLogOptions {
  * before anyone hears it. Queries that the live log does not hold — from before a restart, evicted after their
  * retention, or run by another process — are read from the database.
  */
+/**
+ * How many events wait for the database at most while it cannot be written to: a few minutes of a busy process's
+ * streams; beyond, the oldest are dropped (the queries still end, their streams are only incomplete).
+ */
+const MAX_RETRIED_EVENTS = 100_000;
+
+interface PendingWrite {
+  queryId: string;
+  event: QueryEvent;
+  at?: Date;
+}
+
 export class DurableQueryEventLog implements QueryEventLog {
-  private pending: Array<{ queryId: string; event: QueryEvent }> = [];
+  /** Events to write, oldest first; a terminal event carries when its query ended (`at`). */
+  private pending: PendingWrite[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   /** Every write, chained: they reach the database in the order they were asked for, never two at once. */
   private writes: Promise<unknown> = Promise.resolve();
+  /** Queries whose record could not be stored (see `open`): none of their events are written either. */
+  private readonly unstored = new Set<string>();
   /** Queries whose terminal event is being written; nothing more may be appended to them. */
   private readonly ending = new Set<string>();
   private readonly flushDelayMs: number;
@@ -46,21 +62,35 @@ export class DurableQueryEventLog implements QueryEventLog {
     this.pollMs = options.pollMs ?? 1_000;
   }
 
-  async open(record: NewQueryRecord): Promise<void> {
-    await this.write(() => this.store.create({ ...record, runnerId: this.options.runnerId }));
+  /**
+   * Opens the query in the live log at once — its run may start right away — and queues the database record
+   * behind `options.storeAfter`. Every write goes through one queue, so the record still reaches the database
+   * before any of the query's events, and `end` (which writes through the queue too) stores it before anyone
+   * hears that the query has ended.
+   */
+  async open(record: NewQueryRecord, options: OpenOptions = {}): Promise<void> {
     await this.live.open(record);
+    const { storeAfter } = options;
+    this.write(async () => {
+      try {
+        await storeAfter;
+      } catch {
+        // What the record refers to was not stored (the query fails for it): nothing of the query is stored.
+        this.unstored.add(record.id);
+        return;
+      }
+      await this.store.create({ ...record, runnerId: this.options.runnerId });
+    }).catch((error: unknown) => {
+      this.unstored.add(record.id);
+      this.options.onError(error, 'could not store a query');
+    });
   }
 
   append(queryId: string, body: QueryEventBody): QueryEvent {
     if (this.ending.has(queryId)) throw new Error(`query ${queryId} has already ended`);
     const event = this.live.append(queryId, body);
     this.pending.push({ queryId, event });
-    if (!this.flushTimer) {
-      this.flushTimer = setTimeout(() => {
-        this.flush().catch((error: unknown) => this.options.onError(error, 'could not store query events'));
-      }, this.flushDelayMs);
-      this.flushTimer.unref();
-    }
+    this.flushSoon();
     return event;
   }
 
@@ -112,16 +142,50 @@ export class DurableQueryEventLog implements QueryEventLog {
     this.flushTimer = undefined;
   }
 
-  /** Writes every pending event, and with a terminal event, then the status it ends its query in. */
-  private flush(terminal?: { queryId: string; event: QueryEvent; at: Date }): Promise<void> {
+  private flushSoon(): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flush().catch((error: unknown) => this.options.onError(error, 'could not store query events'));
+    }, this.flushDelayMs);
+    this.flushTimer.unref();
+  }
+
+  /**
+   * Writes every pending event, and for each terminal event among them, then the status it ends its query in.
+   * A batch that fails (the database restarting) goes back to the front of the queue for the next flush:
+   * writing an event twice is harmless (appendEvents skips stored ones; `end` changes an ended query no more),
+   * losing one would leave a hole in the stored stream, or a query "running" for ever.
+   */
+  private flush(terminal?: Required<PendingWrite>): Promise<void> {
     this.stopFlushTimer();
     const batch = this.pending.splice(0);
     if (terminal) batch.push(terminal);
     if (batch.length === 0) return Promise.resolve();
     return this.write(async () => {
-      await this.store.appendEvents(batch);
-      if (terminal) await this.store.end(terminal.queryId, endStatusOf(terminal.event), terminal.at);
+      try {
+        const stored = this.unstored.size > 0 ? batch.filter((e) => !this.unstored.has(e.queryId)) : batch;
+        if (stored.length > 0) await this.store.appendEvents(stored);
+        for (const ended of batch) {
+          if (ended.at && !this.unstored.delete(ended.queryId)) {
+            await this.store.end(ended.queryId, endStatusOf(ended.event), ended.at);
+          }
+        }
+      } catch (error) {
+        this.retryLater(batch);
+        throw error;
+      }
     });
+  }
+
+  /** Puts a failed batch back before what came since, up to MAX_RETRIED_EVENTS in all (a long outage). */
+  private retryLater(batch: PendingWrite[]): void {
+    this.pending.unshift(...batch);
+    const dropped = this.pending.length - MAX_RETRIED_EVENTS;
+    if (dropped > 0) {
+      this.pending.splice(0, dropped);
+      this.options.onError(new Error(`${dropped} query events dropped`), 'the database is away for too long');
+    }
+    this.flushSoon();
   }
 
   private write(task: () => Promise<unknown>): Promise<void> {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown } from '@nestjs/common';
 import {
   isTerminalEvent,
   problemOf,
@@ -16,7 +16,12 @@ import { ApiError } from '../http/api-error';
 import { QUERY_EVENT_LOG } from './query-event-log.provider';
 import { TOOL_FAMILIES, ToolCatalog } from '../tools/tool-catalog';
 import { PendingConfirmations } from './pending-confirmations';
+import { QuestionWrites } from './question-writes';
+import type { ReleaseRunSlot, RunSlots } from './run-slots';
+import type { ConfirmationExchange } from './confirmation-exchange';
+import { CONFIRMATION_EXCHANGE, RUN_SLOTS } from '../cluster/cluster-tokens';
 import type { QueryEventLog, QueryRecord } from './query-event-log';
+import { NO_RUN_OBSERVER, RUN_OBSERVER, type RunObserver } from './run-observer';
 
 /** How much of a discussion the model sees, and how many memories are recalled into its context. */
 const HISTORY_MESSAGES = 40;
@@ -40,10 +45,18 @@ export class QueriesService implements BeforeApplicationShutdown {
    */
   private readonly running = new Map<
     string,
-    { userId: string; discussionId: string; controller: AbortController; done: Promise<unknown> }
+    {
+      userId: string;
+      discussionId: string;
+      controller: AbortController;
+      done: Promise<unknown>;
+      /** Stopped because the server stops: it ends `interrupted`, not `cancelled` (SPEC §4). */
+      interrupted?: boolean;
+    }
   >();
-  /** Runs in progress (or being prepared) per user, for the concurrent-run cap (SPEC §7). */
-  private readonly slots = new Map<string, number>();
+  /** False once the server drains for shutdown: new queries are refused (503), running ones may finish. */
+  private accepting = true;
+  private readonly observer: RunObserver;
   private readonly models: ModelCatalog;
   private readonly confirmations: PendingConfirmations;
 
@@ -53,44 +66,59 @@ export class QueriesService implements BeforeApplicationShutdown {
     @Inject(QUERY_EVENT_LOG) private readonly log: QueryEventLog,
     private readonly catalog: ToolCatalog,
     @Inject(TOOL_FAMILIES) families: readonly ToolFamily[],
+    @Inject(RUN_SLOTS) private readonly runSlots: RunSlots,
+    @Inject(CONFIRMATION_EXCHANGE) confirmationExchange: ConfirmationExchange,
+    @Optional() @Inject(RUN_OBSERVER) observer?: RunObserver,
   ) {
+    this.observer = observer ?? NO_RUN_OBSERVER;
     // The built-in model knows every family's phrasings; each run's tools decide what it can do.
     this.models = new ModelCatalog(config.queries.models, families);
-    this.confirmations = new PendingConfirmations(config.queries.confirmationTimeoutMs);
+    this.confirmations = new PendingConfirmations(config.queries.confirmationTimeoutMs, confirmationExchange);
   }
 
   /**
-   * Checks everything that can be refused with an ordinary HTTP error, stores the question, and starts the
-   * run in the background. The caller streams the run's events from the log; the run does not depend on it.
+   * Checks everything that can be refused with an ordinary HTTP error, reads what the model needs, and starts
+   * the run in the background. The caller streams the run's events from the log; the run does not depend on it.
+   *
+   * Only what the model call needs comes before it. Storing the question (and a new discussion), the query's
+   * database record and reading the account's auto-approved tools go on beside the model call (QuestionWrites);
+   * the answer is stored only after the question, and before the terminal event (see `finish`).
    */
   async start(principal: Principal, body: CreateQuery): Promise<QueryRecord> {
     const { userId } = principal;
+    if (!this.accepting) throw shuttingDown();
     const model = await this.models.pick(body.model);
     const { tools, withheld } = await this.catalog.forRun(principal, body.tools);
-    const release = this.reserveRun(userId);
-    let prepared;
+    const release = await this.reserveRun(userId);
+    let context;
     try {
-      prepared = await this.prepare(principal, body);
+      context = await this.readContext(principal, body);
     } catch (error) {
       release();
       throw error;
     }
-    const { discussionId, queryId, messageId, history, recalled, autoApproved } = prepared;
-    try {
-      await this.log.open({
-        id: queryId,
-        userId,
-        discussionId,
-        messageId,
-        model: model.name,
-        createdAt: new Date(),
-      });
-    } catch (error) {
-      release();
-      throw error;
-    }
-
+    const { discussionId, newDiscussionTitle, queryId, questionId, messageId, history, recalled } = context;
     const controller = new AbortController();
+    const writes = new QuestionWrites(
+      this.storage,
+      this.logger,
+      { userId, queryId, discussionId, newDiscussionTitle, questionId, text: body.text },
+      // No answer is stored without its question: the run stops, and ends failed (see `finish`).
+      () => controller.abort(),
+    );
+    try {
+      await this.log.open(
+        { id: queryId, userId, discussionId, messageId, model: model.name, createdAt: new Date() },
+        { storeAfter: writes.discussionStored },
+      );
+    } catch (error) {
+      writes.abandon();
+      release();
+      throw error;
+    }
+    const { questionStored } = writes;
+
+    this.observer.runStarted(queryId, model.name);
     const done = runQuery(
       {
         queryId,
@@ -106,17 +134,28 @@ export class QueriesService implements BeforeApplicationShutdown {
         withheldTools: withheld,
         timeZone: this.config.queries.timeZone,
         confirm: (call) => this.confirmations.wait(queryId, call.callId, controller.signal),
-        autoApproved,
+        autoApproved: writes.autoApproved,
+        // A tool may refer to the discussion (a saved memory links to it).
+        toolsMayRun: questionStored,
         signal: controller.signal,
         limits: this.config.queries.limits,
       },
-      (event) =>
-        isTerminalEvent(event) ? this.finish(queryId, event) : void this.log.append(queryId, event),
+      (event) => {
+        if (isTerminalEvent(event)) {
+          writes.start();
+          const terminal = this.running.get(queryId)?.interrupted ? interrupted(event) : event;
+          return this.finish(queryId, terminal, questionStored);
+        }
+        this.observer.runEvent(queryId, event);
+        this.log.append(queryId, event);
+        if (event.type !== 'query.created') writes.modelAnswered();
+      },
     )
       .catch(async (error: unknown) => {
         this.logger.error({ err: error, query_id: queryId, msg: 'run crashed' });
+        writes.start();
         // Ends the query unless it has ended already (then this is a no-op).
-        await this.finish(queryId, failed(queryId, 'internal', 'the run failed on our side'));
+        await this.finish(queryId, failed(queryId, 'internal', 'the run failed on our side'), questionStored);
       })
       .finally(() => {
         this.running.delete(queryId);
@@ -127,54 +166,38 @@ export class QueriesService implements BeforeApplicationShutdown {
   }
 
   /**
-   * Takes one of the user's run slots at once, before any await, so that simultaneous requests cannot all pass
-   * the check; the returned function gives it back (once).
+   * Takes one of the user's run slots (SPEC §7: in this process, or across the hosted service's instances), or
+   * refuses with `rate_limited` (`service_unavailable` when the shared count cannot be reached); the returned
+   * function gives it back (once).
    */
-  private reserveRun(userId: string): () => void {
-    const taken = this.slots.get(userId) ?? 0;
-    if (taken >= this.config.queries.maxConcurrentPerUser) {
-      throw new ApiError(
-        'rate_limited',
-        `${taken} queries are already running for this account; wait for one to finish`,
-        { headers: { 'retry-after': '5' } },
-      );
-    }
-    this.slots.set(userId, taken + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (this.slots.get(userId) ?? 1) - 1;
-      if (left > 0) this.slots.set(userId, left);
-      else this.slots.delete(userId);
-    };
+  private reserveRun(userId: string): Promise<ReleaseRunSlot> {
+    return this.runSlots.take(userId);
   }
 
-  /** Finds or starts the discussion, reads what the model may see, and stores the question. */
-  private async prepare(principal: Principal, body: CreateQuery) {
+  /**
+   * What the model needs before it is called: the discussion's history (an unknown discussion is a 404 here,
+   * before any stream starts; a new one has none), the memories recalled for the question, and the ids.
+   */
+  private async readContext(principal: Principal, body: CreateQuery) {
     const { userId } = principal;
-    const discussion = body.discussion_id
-      ? await this.storage.discussions.get(userId, body.discussion_id)
-      : await this.storage.discussions.create(userId, titleFrom(body.text));
-    if (!discussion) throw ApiError.notFound('discussion');
-    const history = await this.storage.discussions.recentMessages(userId, discussion.id, HISTORY_MESSAGES);
-    // Memories go into the model's context only for a token that may read them (SPEC §2).
-    const recalled = principal.scopes.includes('read:memories')
-      ? await this.storage.memories.recall(userId, body.text, RECALLED_MEMORIES)
-      : [];
-    const queryId = newId('query');
-    await this.storage.discussions.appendMessage(userId, discussion.id, {
-      role: 'user',
-      text: body.text,
-      queryId,
-    });
-    // The tools this account lets the assistant use without asking (PATCH /me).
-    const autoApproved = (await this.storage.users.findById(userId))?.autoApprovedTools ?? [];
+    if (body.discussion_id && !(await this.storage.discussions.get(userId, body.discussion_id))) {
+      throw ApiError.notFound('discussion');
+    }
+    const [history, recalled] = await Promise.all([
+      body.discussion_id
+        ? this.storage.discussions.recentMessages(userId, body.discussion_id, HISTORY_MESSAGES)
+        : [],
+      // Memories go into the model's context only for a token that may read them (SPEC §2).
+      principal.scopes.includes('read:memories')
+        ? this.storage.memories.recall(userId, body.text, RECALLED_MEMORIES)
+        : [],
+    ]);
     return {
-      autoApproved,
-      discussionId: discussion.id,
-      queryId,
-      // Allocated after the question is stored: message ids sort in conversation order.
+      discussionId: body.discussion_id ?? newId('discussion'),
+      newDiscussionTitle: body.discussion_id ? undefined : titleFrom(body.text),
+      queryId: newId('query'),
+      // The question's id before the answer's: message ids sort in conversation order.
+      questionId: newId('message'),
       messageId: newId('message'),
       history: history.map((m) => ({ role: m.role, text: m.text })),
       recalled: recalled.map((m) => ({ content: m.content, created_at: m.createdAt.toISOString() })),
@@ -191,7 +214,7 @@ export class QueriesService implements BeforeApplicationShutdown {
   /** The user's yes or no to a side-effecting call of their query that waits for it. */
   async confirm(userId: string, queryId: string, callId: string, approve: boolean): Promise<QueryRecord> {
     await this.find(userId, queryId);
-    const result = this.confirmations.answer(queryId, callId, approve);
+    const result = await this.confirmations.answer(queryId, callId, approve);
     if (result === 'unknown')
       throw new ApiError('not_found', 'no call of this query waits for a confirmation with this id');
     if (result === 'already')
@@ -231,22 +254,47 @@ export class QueriesService implements BeforeApplicationShutdown {
   }
 
   /**
-   * Before the HTTP server closes (it waits for open streams): cancel every run, so that each stream ends
-   * with its terminal event and the process stops promptly instead of waiting for answers to finish.
+   * The first step of a graceful stop: refuse new queries (503), let running ones finish for up to `graceMs`, then
+   * stop the rest, which end `query.incomplete` (`interrupted`), and wait until each terminal event is stored.
+   * Called again meanwhile (a second signal) with a shorter grace, the shorter one wins.
+   */
+  async drain(graceMs: number): Promise<void> {
+    this.accepting = false;
+    const allEnded = () => Promise.allSettled([...this.running.values()].map((run) => run.done));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([allEnded(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    for (const run of this.running.values()) {
+      run.interrupted = true;
+      run.controller.abort();
+    }
+    await allEnded();
+  }
+
+  /**
+   * Before the HTTP server closes (it waits for open streams): stop every run still going (none after a drain),
+   * so that each stream ends with its terminal event and the process stops promptly.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    for (const run of this.running.values()) run.controller.abort();
-    await Promise.allSettled([...this.running.values()].map((run) => run.done));
+    await this.drain(0);
   }
 
   /**
    * Stores a completed answer, then appends the terminal event: whoever hears the run is over can read the
-   * answer in the discussion. A failed or cut-short run stores no half answer.
+   * answer in the discussion. A failed or cut-short run stores no half answer; neither does one whose question
+   * could not be stored (it fails), and an answer is stored only once its question is.
    */
-  private async finish(queryId: string, terminal: QueryEventBody): Promise<void> {
+  private async finish(
+    queryId: string,
+    terminal: QueryEventBody,
+    questionStored: Promise<boolean>,
+  ): Promise<void> {
+    const stored = await questionStored;
     const record = await this.log.get(queryId);
     if (!record || record.endedAt) return;
-    if (terminal.type === 'query.completed') {
+    if (!stored) {
+      terminal = failed(queryId, 'internal', 'the question could not be stored');
+    } else if (terminal.type === 'query.completed') {
       try {
         await this.storage.discussions.appendMessage(record.userId, record.discussionId, {
           id: record.messageId,
@@ -260,8 +308,22 @@ export class QueriesService implements BeforeApplicationShutdown {
         terminal = failed(queryId, 'internal', 'the answer could not be stored');
       }
     }
+    this.observer.runEvent(queryId, terminal);
     await this.log.end(queryId, terminal);
   }
+}
+
+/** A run stopped by the server's shutdown ends `interrupted` (the client may ask again elsewhere), not `cancelled`. */
+function interrupted(terminal: QueryEventBody): QueryEventBody {
+  return terminal.type === 'query.incomplete' && terminal.reason === 'cancelled'
+    ? { ...terminal, reason: 'interrupted' }
+    : terminal;
+}
+
+function shuttingDown(): ApiError {
+  return new ApiError('service_unavailable', 'the server is shutting down; send the query again', {
+    headers: { 'retry-after': '1' },
+  });
 }
 
 function failed(queryId: string, code: 'internal', detail: string): QueryEventBody {

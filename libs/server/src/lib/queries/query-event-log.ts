@@ -22,6 +22,10 @@ export type NewQueryRecord = Omit<QueryRecord, 'status' | 'endedAt' | 'lastEvent
 
 export type QueryEventListener = (event: QueryEvent) => void;
 
+export interface OpenOptions {
+  storeAfter?: PromiseLike<unknown>;
+}
+
 /**
  * The per-query log of events (SPEC §4): the run appends, and the SSE responses, the resume endpoint and the
  * database read. The run never writes to a socket. Each deployment chooses where the live log is kept (memory
@@ -29,8 +33,12 @@ export type QueryEventListener = (event: QueryEvent) => void;
  * it behind to the database (DurableQueryEventLog), so that a query outlives its process.
  */
 export interface QueryEventLog {
-  /** Registers a query that starts running; resolves once it is recorded. */
-  open(record: NewQueryRecord): Promise<void>;
+  /**
+   * Registers a query that starts running; resolves once events may be appended. A log that also stores the
+   * query elsewhere (DurableQueryEventLog) writes that copy once `options.storeAfter` has settled — what the record
+   * refers to, a discussion still being created, exists then — and stores nothing of it if that rejects.
+   */
+  open(record: NewQueryRecord, options?: OpenOptions): Promise<void>;
   /**
    * Numbers an event of a running query (1, 2, 3… per query), keeps it and hands it to every subscriber at
    * once. Not the terminal event: that is `end`.

@@ -2,9 +2,28 @@ import type { FastifyReply } from 'fastify';
 import type { QueryEvent } from '@assistant/contracts';
 
 /**
+ * The last frame made, and its event. A query's subscribers get each event one after the other, so this one entry
+ * serializes it once for all of them, and keeps nothing else alive.
+ */
+let lastEvent: QueryEvent | undefined;
+let lastFrame = '';
+
+/** The `id` / `event` / `data` frame of an event (SPEC §4). */
+export function frameOf(event: QueryEvent): string {
+  if (event !== lastEvent) {
+    lastFrame = `id: ${event.sequence_number}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+    lastEvent = event;
+  }
+  return lastFrame;
+}
+
+/**
  * One server-sent-events response. Takes the reply over from Fastify (keeping the headers the hooks already
  * set: rate limits, request id), writes each event as `id` / `event` / `data`, and a `: ping` comment at an
  * interval (15 s by default) so that proxies keep the connection open.
+ *
+ * Frames written in the same tick already leave in one socket write: Node's HTTP response corks its socket at a
+ * tick's first write and uncorks it on the next tick.
  */
 export class SseStream {
   private readonly ping: NodeJS.Timeout;
@@ -34,7 +53,7 @@ export class SseStream {
   }
 
   send(event: QueryEvent): void {
-    this.writeRaw(`id: ${event.sequence_number}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    this.writeRaw(frameOf(event));
   }
 
   end(): void {

@@ -1,0 +1,97 @@
+import type { Logger } from '@nestjs/common';
+import type { Storage } from '@assistant/storage';
+
+/**
+ * How long a model may be silent before the question's writes start anyway: longer, and it is thinking, which
+ * leaves the event loop free for them.
+ */
+export const MODEL_THINKING_MS = 5;
+
+export interface Question {
+  userId: string;
+  queryId: string;
+  discussionId: string;
+  /** Set when the query starts the discussion: it is created first, with this title. */
+  newDiscussionTitle?: string;
+  questionId: string;
+  text: string;
+}
+
+/**
+ * The writes of a query that need not precede its model call: a new discussion, the question, and reading the
+ * account's auto-approved tools. They start once the model's first event has gone out to the client, or once the
+ * model has been silent for `MODEL_THINKING_MS` — whichever comes first — so that on SQLite (whose work runs on
+ * the event loop) they neither delay the model request nor the first token. The run's end starts them too, so
+ * that its answer can follow its question.
+ */
+export class QuestionWrites {
+  /** Settles once the discussion exists (the query's database record refers to it). */
+  readonly discussionStored: Promise<unknown>;
+  /** True once the question is stored; false if it could not be (then `onFailure` was told). */
+  readonly questionStored: Promise<boolean>;
+  /** The account's auto-approved tools; none if they could not be read (every side effect is then asked about). */
+  readonly autoApproved: Promise<readonly string[]>;
+  private started = false;
+  private release!: () => void;
+  private readonly fallback: NodeJS.Timeout;
+
+  constructor(
+    storage: Storage,
+    logger: Pick<Logger, 'error'>,
+    question: Question,
+    onFailure: () => void,
+    thinkingMs = MODEL_THINKING_MS,
+  ) {
+    const { userId, queryId, discussionId, newDiscussionTitle } = question;
+    const mayStart = new Promise<void>((resolve) => (this.release = resolve));
+    this.discussionStored = newDiscussionTitle
+      ? mayStart.then(() => storage.discussions.create(userId, newDiscussionTitle, discussionId))
+      : mayStart;
+    this.questionStored = this.discussionStored
+      .then(() =>
+        storage.discussions.appendMessage(userId, discussionId, {
+          id: question.questionId,
+          role: 'user',
+          text: question.text,
+          queryId,
+        }),
+      )
+      .then(
+        () => true,
+        (error: unknown) => {
+          logger.error({ err: error, query_id: queryId, msg: 'could not store the question' });
+          onFailure();
+          return false;
+        },
+      );
+    this.autoApproved = mayStart
+      .then(() => storage.users.findById(userId))
+      .then(
+        (user) => user?.autoApprovedTools ?? [],
+        (error: unknown) => {
+          logger.error({ err: error, query_id: queryId, msg: 'could not read auto-approved tools' });
+          return [];
+        },
+      );
+    this.fallback = setTimeout(this.start, thinkingMs);
+  }
+
+  /** The model sent an event, which is on its way out: the writes start right after. */
+  modelAnswered(): void {
+    if (!this.started) setImmediate(this.start);
+  }
+
+  /** The query did not start after all: nothing is written. */
+  abandon(): void {
+    this.started = true;
+    clearTimeout(this.fallback);
+  }
+
+  /** Starts the writes now (once). */
+  readonly start = (): void => {
+    if (this.started) return;
+    this.started = true;
+    clearTimeout(this.fallback);
+    this.release();
+  };
+}

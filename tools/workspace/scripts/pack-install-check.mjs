@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+/**
+ * The pack-and-install check: every publishable package packed with `npm pack` from the current build, installed
+ * from those tarballs alone into an empty folder on a given Node, and used there as a user would — `npx assistant
+ * serve` answers, `npx assistant-mcp --help` prints its usage, a script imports @assistant/client and
+ * @assistant/contracts with `require` and with `import`. Prints one line per check; exits 1 if any failed.
+ * Run it after `npm run build`.
+ *
+ *   node tools/workspace/scripts/pack-install-check.mjs [--node <path to node>] [--keep <folder>]
+ *
+ * --node (or ASSISTANT_PACK_NODE): the Node to install and run with (default: this one); its headers, when they
+ *   sit beside it, are the ones native modules are built against.
+ * --keep: install into this folder (empty or absent) and leave it there, e.g. for the e2e suites to take
+ *   that Node's native modules from; otherwise a temporary folder is used and removed.
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { packAll, publishablePackages, unexpectedFiles } from './pack-install/packages.mjs';
+import { nodeRuntime } from './pack-install/node-runtime.mjs';
+import {
+  checkConsumer,
+  checkMcpHelp,
+  checkServeAnswers,
+  installTarballs,
+  startServe,
+} from './pack-install/installed-checks.mjs';
+
+const root = new URL('../../../', import.meta.url).pathname;
+const { values: options } = parseArgs({
+  options: { node: { type: 'string' }, keep: { type: 'string' } },
+});
+const runtime = nodeRuntime(options.node ?? process.env.ASSISTANT_PACK_NODE ?? process.execPath);
+const label = `pack-install (node ${runtime.version})`;
+const work = mkdtempSync(join(tmpdir(), 'assistant-pack-install-'));
+const app = options.keep ? resolve(options.keep) : join(work, 'app');
+
+let failed = 0;
+/** Runs one check and prints its line; a failed check is counted, and what depends on it is not run. */
+async function check(name, action) {
+  const started = Date.now();
+  try {
+    const detail = await action();
+    console.log(`${label}: ok   ${name}${detail ? ` — ${detail}` : ''} (${Date.now() - started} ms)`);
+    return true;
+  } catch (error) {
+    failed += 1;
+    console.log(
+      `${label}: FAIL ${name}\n${String(error instanceof Error ? error.message : error).replace(/^/gm, '    ')}`,
+    );
+    return false;
+  }
+}
+
+console.log(
+  `${label}: ${runtime.node}, native modules built against ${runtime.headers ?? "npm's default headers"}`,
+);
+let packed = [];
+const packedOk = await check('npm pack of every publishable package', () => {
+  if (options.keep && existsSync(app) && readdirSync(app).length > 0) {
+    throw new Error(`--keep ${app} is not empty`);
+  }
+  const packages = publishablePackages(root);
+  packed = packAll(root, packages, work).map((tarball) => ({
+    ...tarball,
+    unexpected: unexpectedFiles(
+      tarball.files,
+      packages.find((pkg) => pkg.name === tarball.name),
+    ),
+  }));
+  return packed.map((tarball) => tarball.name).join(', ');
+});
+if (packedOk) {
+  await check('tarballs hold only package.json, README, LICENSE, dist/ (and bin/ for commands)', () => {
+    const wrong = packed.filter((tarball) => tarball.unexpected.length > 0);
+    if (wrong.length > 0) {
+      throw new Error(wrong.map((tarball) => `${tarball.name}: ${tarball.unexpected.join(', ')}`).join('\n'));
+    }
+  });
+}
+const installed =
+  packedOk &&
+  (await check('npm install of the tarballs alone into an empty folder', () => {
+    installTarballs(
+      app,
+      runtime,
+      packed.map((tarball) => tarball.tarball),
+    );
+    return app;
+  }));
+if (installed) {
+  await check('npx assistant-mcp --help', () => checkMcpHelp(app, runtime, 'assistant-mcp'));
+  await check('npx @assistant/mcp --help', () => checkMcpHelp(app, runtime, '@assistant/mcp'));
+  let server;
+  const served = await check('npx assistant serve starts', async () => {
+    server = await startServe(app, runtime, join(work, 'data'));
+    return server.url;
+  });
+  if (served) {
+    await check('assistant serve answers', () => checkServeAnswers(server));
+    await check('require() of @assistant/client and @assistant/contracts from CommonJS', () =>
+      checkConsumer(app, runtime, server, 'consumer.cjs'),
+    );
+    await check('import of @assistant/client and @assistant/contracts from ESM', () =>
+      checkConsumer(app, runtime, server, 'consumer.mjs'),
+    );
+    await server.stop();
+  }
+}
+
+rmSync(work, { recursive: true, force: true });
+console.log(`${label}: ${failed === 0 ? 'all checks passed' : `${failed} check(s) failed`}`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,48 @@
+/**
+ * The workspace's publishable packages (every workspace package not marked `private`: the release group of nx.json
+ * is the same set), packed with `npm pack` as npm would publish them, and the rule for what a tarball may contain.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+/** The publishable packages: `{ name, dir, bin }` for each workspace package that is not private. */
+export function publishablePackages(root) {
+  const listed = spawnSync('npm', ['query', '.workspace', '--json'], { cwd: root, encoding: 'utf8' });
+  if (listed.status !== 0) throw new Error(`npm query failed: ${listed.stderr}`);
+  return JSON.parse(listed.stdout)
+    .filter((manifest) => !manifest.private)
+    .map((manifest) => ({ name: manifest.name, dir: manifest.location, bin: Boolean(manifest.bin) }));
+}
+
+/** Packs every package into `destination`; returns `{ name, tarball, files }` for each (files: paths inside). */
+export function packAll(root, packages, destination) {
+  const packed = spawnSync(
+    'npm',
+    ['pack', '--json', '--pack-destination', destination, ...packages.flatMap((pkg) => ['-w', pkg.name])],
+    { cwd: root, encoding: 'utf8' },
+  );
+  if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
+  return JSON.parse(packed.stdout).map((result) => ({
+    name: result.name,
+    tarball: join(destination, result.filename),
+    files: result.files.map((file) => file.path),
+  }));
+}
+
+/**
+ * The files of a tarball that should not be in it: only package.json, README, LICENSE and the build (`dist/`) are
+ * published, plus `bin/` for a package with commands; no TypeScript sources, tests or build caches.
+ */
+export function unexpectedFiles(files, { bin }) {
+  const allowed = [
+    /^package\.json$/,
+    /^README(\.md)?$/i,
+    /^LICEN[CS]E(\.md)?$/i,
+    /^dist\//,
+    ...(bin ? [/^bin\//] : []),
+  ];
+  const forbidden = [/\.tsbuildinfo$/, /\.(spec|integration-spec)\.(js|d\.ts)(\.map)?$/];
+  return files.filter(
+    (file) => !allowed.some((rule) => rule.test(file)) || forbidden.some((rule) => rule.test(file)),
+  );
+}
