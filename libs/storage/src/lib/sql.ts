@@ -32,7 +32,7 @@ interface PostgresPool {
 /**
  * Plain SQL for the hot reads. TypeORM's query builder costs about 0.1 ms of CPU to build a query, more than
  * SQLite takes to run it, so the queries every request makes are written out here, once, with `?`
- * placeholders that become `$1, $2…` on PostgreSQL. Writes and schema still go through TypeORM.
+ * placeholders that become `$1, $2…` on PostgreSQL. Entity writes, transactions and schema go through TypeORM.
  */
 export class Sql {
   private readonly numbered = new Map<string, string>();
@@ -61,22 +61,24 @@ export class Sql {
   }
 
   /**
-   * Runs one statement and returns its rows. Reads skip TypeORM's query runner, which adds ~10 µs of promises,
-   * events and logging per query around a look-up that takes a few µs: on SQLite a read runs straight on its
-   * prepared statement, on the same connection (so what a read sees, inside or outside a transaction, is
-   * unchanged); on PostgreSQL it runs on the same pool as a named prepared statement, so that the server parses
+   * Runs one statement and returns its rows. Statements skip TypeORM's query runner, which adds ~10 µs of
+   * promises, events and logging per query around work that takes a few µs: on SQLite every statement runs
+   * straight on its prepared statement, on TypeORM's one connection (so what it sees and where it writes, inside
+   * or outside a transaction, is unchanged); on PostgreSQL it runs on the same pool as a named prepared statement, so that the server parses
    * and plans it once per connection instead of on every request.
    */
   query<Row>(sql: string, params: unknown[], options: QueryOptions = {}): Promise<Row[]> {
     if (this.dialect === 'sqlite') {
-      let statement: Statement;
       try {
-        statement = this.sqliteStatement(sql);
+        const statement = this.sqliteStatement(sql);
         if (statement.reader) return Promise.resolve(statement.all(...params) as Row[]);
+        // Writes too (the query events' write-behind is one per batch of tokens): same connection, same
+        // transaction as TypeORM's own statements would see.
+        statement.run(...params);
+        return Promise.resolve([]);
       } catch (error) {
         return Promise.reject(error);
       }
-      return this.dataSource.query(sql, params);
     }
     const name = READ_ONLY.test(sql) && !options.planEachTime ? this.postgresName(sql) : undefined;
     if (name === undefined) return this.dataSource.query(this.toPostgres(sql), params);

@@ -12,6 +12,7 @@ const KEY = Buffer.alloc(32, 7).toString('base64');
 const PG = {
   ASSISTANT_DATABASE_URL: 'postgres://app@db.internal:5432/assistant',
   ASSISTANT_SECRETS_KEY: KEY,
+  ASSISTANT_REDIS_URL: 'redis://cache.internal:6379',
 };
 /** Warnings are checked where they are the subject; elsewhere they are dropped. */
 const ignore = (line: string) => void line;
@@ -98,7 +99,7 @@ describe('the settings of the composition roots', () => {
         queries: { limit: 60, windowSeconds: 3_600 },
         auth: { limit: 300, windowSeconds: 3_600 },
       },
-      tokenCacheTtlMs: 0,
+      tokenCacheTtlMs: 30_000,
       shutdownGraceMs: 25_000,
     });
   });
@@ -347,6 +348,17 @@ describe('the settings of the composition roots', () => {
     expect(startupLine(() => hosted({ [variable]: value }))).toBe(`assistant: ${line}`);
   });
 
+  it('requires Redis for the hosted API, and stops on a URL that is not one without repeating it', () => {
+    const { ASSISTANT_REDIS_URL: _redis, ...withoutRedis } = PG;
+    expect(startupLine(() => hostedConfig(withoutRedis, ignore))).toBe(
+      'assistant: ASSISTANT_REDIS_URL is required: a redis:// or rediss:// URL',
+    );
+    // It may hold a password.
+    expect(startupLine(() => hosted({ ASSISTANT_REDIS_URL: 'http://:hunter2@cache:6379' }))).toBe(
+      'assistant: ASSISTANT_REDIS_URL must be a redis:// or rediss:// URL',
+    );
+  });
+
   it('has a bad-value case for every setting that can refuse one', () => {
     // These take any text: a model name is checked below against its provider, a key or a path as it is.
     const anyText = [
@@ -358,8 +370,10 @@ describe('the settings of the composition roots', () => {
       'ASSISTANT_DATA_DIR',
       // A folder that must exist: checked when the server starts (startSelfHost), not by its kind.
       'ASSISTANT_TOOLS_DIR',
+      'ASSISTANT_REDIS_KEY_PREFIX',
     ];
-    const covered = new Set(BAD_VALUES.map(([variable]) => variable));
+    // Hosted only, with a case of its own above.
+    const covered = new Set([...BAD_VALUES.map(([variable]) => variable), 'ASSISTANT_REDIS_URL']);
     for (const schema of [SELF_HOST_SETTINGS, HOSTED_SETTINGS]) {
       const uncovered = Object.keys(schema.shape).filter(
         (name) => !covered.has(name) && !anyText.includes(name),
@@ -389,7 +403,11 @@ describe('the settings of the composition roots', () => {
   it('requires a database URL for the hosted API, also for its operator commands', () => {
     const line =
       'assistant: ASSISTANT_DATABASE_URL is required: the hosted API runs on PostgreSQL (postgres://user@host:5432/db)';
-    expect(startupLine(() => hostedConfig({ ASSISTANT_SECRETS_KEY: KEY }, ignore))).toBe(line);
+    expect(
+      startupLine(() =>
+        hostedConfig({ ASSISTANT_SECRETS_KEY: KEY, ASSISTANT_REDIS_URL: PG.ASSISTANT_REDIS_URL }, ignore),
+      ),
+    ).toBe(line);
     expect(startupLine(() => hostedDatabase({ ASSISTANT_PORT: 'ignored here' }))).toBe(line);
     expect(hostedDatabase(PG)).toEqual({
       dialect: 'postgres',
@@ -399,7 +417,12 @@ describe('the settings of the composition roots', () => {
 
   it('requires a secrets key for the hosted API, and never repeats a bad one', () => {
     expect(
-      startupLine(() => hostedConfig({ ASSISTANT_DATABASE_URL: PG.ASSISTANT_DATABASE_URL }, ignore)),
+      startupLine(() =>
+        hostedConfig(
+          { ASSISTANT_DATABASE_URL: PG.ASSISTANT_DATABASE_URL, ASSISTANT_REDIS_URL: PG.ASSISTANT_REDIS_URL },
+          ignore,
+        ),
+      ),
     ).toBe(
       'assistant: ASSISTANT_SECRETS_KEY is required: a base64-encoded 32-byte key (make one with `openssl rand -base64 32`)',
     );
