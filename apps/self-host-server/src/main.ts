@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+// Node 22.1+ keeps the compiled code of every module in a cache on disk, so that later starts skip parsing them
+// (about a quarter of start-up); Node 20 has no such cache. Before the imports, which load the server.
+(require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 import { closeOnSignals, describeStartupError, startSelfHost } from '@assistant/server';
 
 /** The self-hosted server without the CLI: configured by ASSISTANT_* variables only. */

@@ -107,6 +107,7 @@ describe('npm test (tools/workspace/scripts/test-all.mjs)', () => {
           NPX_LOG: log,
           NPX_FAIL: failTarget,
           ASSISTANT_TEST_DATABASE_URL: postgresUrl,
+          ASSISTANT_TEST_SKIP_NODE_VERSIONS: '1',
         },
         encoding: 'utf8',
       },
