@@ -23,6 +23,7 @@ import {
   checkConsumer,
   checkMcpHelp,
   checkServeAnswers,
+  checkSqliteDriver,
   installTarballs,
   startServe,
 } from './pack-install/installed-checks.mjs';
@@ -90,6 +91,7 @@ const installed =
     return app;
   }));
 if (installed) {
+  await check('the SQLite driver for this Node', () => checkSqliteDriver(app, runtime));
   await check('npx assistant-mcp --help', () => checkMcpHelp(app, runtime, 'assistant-mcp'));
   await check('npx @assistant/mcp --help', () => checkMcpHelp(app, runtime, '@assistant/mcp'));
   let server;

@@ -7,7 +7,7 @@
 const Module = require('node:module');
 
 /** The native modules the servers load; each must be installed in the folder. */
-const NATIVE_MODULES = new Set(['better-sqlite3']);
+const NATIVE_MODULES = new Set(['better-sqlite3', 'better-sqlite3-v13']);
 const from = process.env.E2E_NATIVE_MODULES_FROM;
 
 if (from) {

@@ -24,6 +24,7 @@ import { OAuthSqlite1795800000000 } from './migrations/sqlite/1795800000000-oaut
 import { OAuthPostgres1795800000000 } from './migrations/postgres/1795800000000-oauth';
 import { IntegrationActivitySqlite1795850000000 } from './migrations/sqlite/1795850000000-integration-activity';
 import { IntegrationActivityPostgres1795850000000 } from './migrations/postgres/1795850000000-integration-activity';
+import { sqliteDriver } from './sqlite-driver';
 
 export type DatabaseConfig =
   | { dialect: 'sqlite'; file: string }
@@ -100,6 +101,7 @@ export function dataSourceOptions(config: DatabaseConfig): DataSourceOptions {
     return {
       ...common,
       type: 'better-sqlite3',
+      driver: sqliteDriver(),
       database: config.file,
       migrations: MIGRATIONS.sqlite,
       // WAL lets readers run beside the writer; the busy timeout turns short lock waits into waits, not errors.

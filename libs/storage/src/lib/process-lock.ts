@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { sqliteDriver } from './sqlite-driver';
 
 export interface ProcessLock {
   release(): void;
@@ -10,6 +10,7 @@ export interface ProcessLock {
  * outlive its holder, unlike a pid file. Returns null when another process holds it.
  */
 export function tryLockFile(file: string): ProcessLock | null {
+  const Database = sqliteDriver();
   const db = new Database(file, { timeout: 0 });
   try {
     db.pragma('locking_mode = EXCLUSIVE');

@@ -34,6 +34,23 @@ export function installTarballs(folder, runtime, tarballs) {
 }
 
 /**
+ * The SQLite driver the installed server takes on this Node (storage's sqliteDriver): from Node 22 on,
+ * better-sqlite3 13 under its alias, installed and working (12.x aborts Node 24.19+ when a statement is collected);
+ * on Node 20 the alias is left out and 12.x serves. Returns the version used.
+ */
+export function checkSqliteDriver(folder, runtime) {
+  const major = Number(/v(\d+)/.exec(runtime.version)?.[1]);
+  const name = major >= 22 ? 'better-sqlite3-v13' : 'better-sqlite3';
+  const script = `const D = require('${name}'); new D(':memory:').prepare('SELECT 1 AS one').get();
+console.log(require('${name}/package.json').version);`;
+  const result = runIn(folder, runtime, runtime.node, ['-e', script]);
+  if (result.status !== 0) throw failure(`${name} does not load on this Node`, result);
+  const version = result.stdout.trim();
+  if (major >= 22 && !version.startsWith('13.')) throw new Error(`${name} is ${version}, not 13.x`);
+  return `${name} ${version}`;
+}
+
+/**
  * `npx assistant serve` on a free port with its own data directory; resolves with `{ url, token, stop }` once it
  * says where it runs. It runs in a process group of its own, so that stopping it stops npx's children too.
  */
