@@ -5,6 +5,7 @@
 //
 //   node tools/bench/src/floors/relay-server.mjs <port> <model base URL with /v1>
 //   POST /v1/query {"text"} → text/event-stream: `data: {"delta":"…"}` per token, then `data: [DONE]`.
+import { StringDecoder } from 'node:string_decoder';
 import { createParser } from 'eventsource-parser';
 import Fastify from 'fastify';
 import { request } from 'undici';
@@ -31,8 +32,9 @@ app.post('/v1/query', async (req, reply) => {
       if (content) reply.raw.write(`data: ${JSON.stringify({ delta: content })}\n\n`);
     },
   });
-  upstream.body.setEncoding('utf8');
-  upstream.body.on('data', (chunk) => parser.feed(chunk));
+  // undici 7's body ignores setEncoding: decode here, keeping characters split across reads whole.
+  const utf8 = new StringDecoder('utf8');
+  upstream.body.on('data', (chunk) => parser.feed(utf8.write(chunk)));
   await new Promise((resolve, reject) => upstream.body.once('end', resolve).once('error', reject));
   reply.raw.end('data: [DONE]\n\n');
 });
