@@ -1,12 +1,15 @@
-/** One query on the built-in model, as a test needs it: the families it understands, the rest defaulted. Tests only. */
+/** One query as a test needs it: a model, the rest defaulted; or on the built-in model with its families. Tests only. */
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { QueryEventBody } from '@assistant/contracts';
 import type { FamilyLanguage } from '@assistant/tool-kit';
 import { builtinModel } from '../lib/models/builtin/builtin-model';
 import { runQuery, type RunInput } from '../lib/run/run-query';
 
-export async function runBuiltin(
+/** Runs one query on `model` and returns its events, in order. */
+export async function runOn(
+  model: LanguageModelV3,
+  modelName: string,
   text: string,
-  families: readonly FamilyLanguage[],
   overrides: Partial<RunInput> = {},
 ): Promise<QueryEventBody[]> {
   const events: QueryEventBody[] = [];
@@ -16,8 +19,8 @@ export async function runBuiltin(
       discussionId: 'dsc_1',
       messageId: 'msg_1',
       userId: 'usr_1',
-      modelName: 'builtin',
-      model: builtinModel({ pacingMs: 0, families }),
+      modelName,
+      model,
       text,
       history: [],
       recalled: [],
@@ -29,4 +32,12 @@ export async function runBuiltin(
     (event) => void events.push(event),
   );
   return events;
+}
+
+export function runBuiltin(
+  text: string,
+  families: readonly FamilyLanguage[],
+  overrides: Partial<RunInput> = {},
+): Promise<QueryEventBody[]> {
+  return runOn(builtinModel({ pacingMs: 0, families }), 'builtin', text, overrides);
 }

@@ -2,34 +2,16 @@ import { z } from 'zod';
 import { zodSchema } from 'ai';
 import { APICallError } from '@ai-sdk/provider';
 import { connectTool, defineTool, type ConnectedTool } from '@assistant/tool-kit';
-import type { QueryEventBody } from '@assistant/contracts';
 import { fakeMemoryTools, type FakeMemory } from '../../testing/fake-memory-family';
 import { scriptedModel, type ScriptedTurn } from '../../testing/scripted-model';
-import { runQuery, type RunInput } from './run-query';
+import type { RunInput } from './run-query';
+import { runOn } from '../../testing/run-builtin';
 import { toolInputJsonSchema } from './tool-schemas';
 
 /** One run on a scripted model; its events, and the model (with what each of its calls was given). */
 async function run(turns: ScriptedTurn[], overrides: Partial<RunInput> = {}) {
   const model = scriptedModel(turns);
-  const events: QueryEventBody[] = [];
-  await runQuery(
-    {
-      queryId: 'qry_1',
-      discussionId: 'dsc_1',
-      messageId: 'msg_1',
-      userId: 'usr_1',
-      modelName: 'scripted',
-      model,
-      text: 'the question',
-      history: [],
-      recalled: [],
-      timeZone: 'UTC',
-      tools: [],
-      signal: new AbortController().signal,
-      ...overrides,
-    },
-    (event) => void events.push(event),
-  );
+  const events = await runOn(model, 'scripted', 'the question', overrides);
   return { events, model, types: events.map((e) => e.type) };
 }
 
