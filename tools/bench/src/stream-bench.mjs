@@ -339,7 +339,7 @@ async function main() {
 
   let idle = null;
   if (options.idleStreams > 0) {
-    idle = await idleStreams(targets.ours, server.pid, stub, options.idleStreams, step);
+    idle = await idleStreams(targets.ours, server, stub, options.idleStreams, step);
     console.log(`\n== Idle event streams on one running query`);
     console.log(
       `  ${idle.count} streams opened, ${idle.attached} received their replay, ${idle.failures.length} failed` +

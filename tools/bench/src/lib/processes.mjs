@@ -56,13 +56,20 @@ export function freePort() {
 }
 
 /**
- * Spawns `node <script> ...args`, keeping its output lines (`[stdout] ...`, `[stderr] ...`; at most `maxOutput`
- * of them) for diagnostics; `ipc` adds a message channel (child.send / process.on('message')). Returns a handle: { name, child, output, exit (null while running), exited (a
- * promise of { code, signal }) }; functions added to `handle.onLine` see every line, kept or not.
+ * Spawns `node ...nodeArgs <script> ...args`, keeping its output lines (`[stdout] ...`, `[stderr] ...`; at most
+ * `maxOutput` of them) for diagnostics; `ipc` adds a message channel (child.send / process.on('message')).
+ * Returns a handle: { name, child, output, exit (null while running), exited (a promise of { code, signal }) };
+ * functions added to `handle.onLine` see every line, kept or not.
  */
-export function spawnNode(name, script, args, env, { maxOutput = Infinity, ipc = false } = {}) {
+export function spawnNode(
+  name,
+  script,
+  args,
+  env,
+  { maxOutput = Infinity, ipc = false, nodeArgs = [] } = {},
+) {
   const stdio = ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])];
-  const child = spawn(process.execPath, [script, ...args], { env, stdio });
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { env, stdio });
   const handle = { name, child, output: [], onLine: new Set(), exit: null };
   handle.exited = new Promise((resolveExit) => {
     child.once('exit', (code, signal) => {

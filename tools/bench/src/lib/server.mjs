@@ -4,6 +4,7 @@
 // of the caller leaking in, logs at warn, rate limits out of the way), so that their figures can be compared;
 // each bench adds only the settings its scenario needs.
 import { readFileSync } from 'node:fs';
+import { INSPECT_ON_SIGNAL } from './collect-garbage.mjs';
 import { freePort, makeTempDir, spawnNode, waitForOutput } from './processes.mjs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +55,7 @@ export function streamingEnv(stubUrl) {
 
 /**
  * Starts our self-hosted server (`entry`) on a free port with `extra` settings, on `dataDir` (default: a fresh
- * temporary data directory), and resolves once it prints its address: { handle, baseUrl, token, pid, dataDir }.
+ * temporary data directory), ready for collectGarbage, and resolves once it prints its address: { handle, baseUrl, token, pid, dataDir }.
  */
 export async function startOurServer(
   entry,
@@ -62,7 +63,10 @@ export async function startOurServer(
   { dataDir = makeTempDir('assistant-bench-data-') } = {},
 ) {
   const port = await freePort();
-  const handle = spawnNode('our server', entry, [], ourServerEnv(dataDir, port, extra), { maxOutput: 500 });
+  const handle = spawnNode('our server', entry, [], ourServerEnv(dataDir, port, extra), {
+    maxOutput: 500,
+    nodeArgs: INSPECT_ON_SIGNAL,
+  });
   const baseUrl = await listeningAddress(handle);
   return { handle, baseUrl, token: readToken(dataDir), pid: handle.child.pid, dataDir };
 }

@@ -11,6 +11,7 @@
 // properly (direct and relay: [DONE]; ours: query.created first, consecutive sequence_numbers and ids, exactly
 // one terminal event, query.completed, whose text is the concatenated deltas).
 import http from 'node:http';
+import { collectGarbage } from './collect-garbage.mjs';
 import { percentile, rssBytes } from './measure.mjs';
 import { sleep } from './processes.mjs';
 import { sseParser, streamRequest } from './sse.mjs';
@@ -196,11 +197,12 @@ export function summarize(results) {
 
 /**
  * Server memory per idle open event stream: with the stub hanging (the model request accepted, no token ever
- * sent), one query is started on our server `target` (pid `pid`), its VmRSS read (median of 5 readings), `count`
+ * sent), one query is started on our server `target` (`server`: startOurServer's { handle, pid }, spawned with
+ * INSPECT_ON_SIGNAL), its VmRSS read after a full garbage collection (median of 5 readings), `count`
  * GET /api/v1/queries/{id}/events streams opened on it (each waits for its replayed query.created), and VmRSS
- * read again after 2 s. The stub answers with `restoreStep` again afterwards.
+ * read again after 2 s and another collection. The stub answers with `restoreStep` again afterwards.
  */
-export async function idleStreams(target, pid, stub, count, restoreStep) {
+export async function idleStreams(target, server, stub, count, restoreStep) {
   await stub.setDefault({ hang: true });
   const requestsBefore = await stub.requestCount();
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
@@ -239,7 +241,8 @@ export async function idleStreams(target, pid, stub, count, restoreStep) {
     await Promise.race([created, endedEarly]);
     await stub.waitForRequests(requestsBefore + 1, 10_000);
     await sleep(1000);
-    const before = await sampleRss(pid);
+    await collectGarbage(server.handle);
+    const before = await sampleRss(server.pid);
 
     let attached = 0;
     const failures = [];
@@ -283,7 +286,8 @@ export async function idleStreams(target, pid, stub, count, restoreStep) {
       await Promise.all(Array.from({ length: Math.min(100, count - done) }, openOne));
     }
     await sleep(2000);
-    const after = await sampleRss(pid);
+    await collectGarbage(server.handle);
+    const after = await sampleRss(server.pid);
     return {
       count,
       attached,

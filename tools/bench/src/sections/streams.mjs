@@ -166,7 +166,7 @@ export async function streams(ctx) {
 
     if (options.idleStreams > 0) {
       const step = { tokens: options.tokens, intervalMs: options.intervalMs };
-      const idle = await idleStreams(paths.ours.target, ours.pid, stub, options.idleStreams, step);
+      const idle = await idleStreams(paths.ours.target, ours, stub, options.idleStreams, step);
       if (idle.failures.length > 0)
         failures.push(
           `idle streams: ${idle.failures.length} failed (${[...new Set(idle.failures)].slice(0, 3).join('; ')})`,
