@@ -24,7 +24,8 @@
 //     sequence_numbers and ids, one terminal event that is query.completed, whose text is the concatenated deltas).
 // Then the server's memory per idle open stream: with the fixture hanging (model request accepted, no tokens),
 // one query is started and --idle-streams GET /api/v1/queries/{id}/events streams are opened on it; the server's
-// RSS (VmRSS of /proc/<pid>/status) is read before and after, and the difference per stream is reported.
+// RSS (VmRSS of /proc/<pid>/status) is read before and after, each time after a full garbage collection
+// (lib/collect-garbage.mjs), and the difference per stream is reported.
 //
 // Targets (informational: the exit code is 0 whatever the figures, unless the bench itself fails):
 //   TTFT at 1 query ≤ 1.02 × direct and ≤ 1 ms added (medians); TTFT p99 at 50 ≤ 1.10 × direct p99;
