@@ -96,3 +96,12 @@ export function sendProblem(
 }
 
 export const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+/**
+ * The two ways the client sends requests, for suites that run over both: node:http (its default) and a fetch
+ * passed in (here the global one).
+ */
+export const TRANSPORTS: ReadonlyArray<[name: string, fetch: typeof globalThis.fetch | undefined]> = [
+  ['node:http', undefined],
+  ['fetch', globalThis.fetch],
+];

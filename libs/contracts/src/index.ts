@@ -15,17 +15,8 @@ export {
   RATE_LIMIT_HEADERS,
   HOSTED_RATE_LIMITS,
 } from './lib/rate-limits';
-export {
-  ERROR_CODES,
-  type ErrorCode,
-  PROBLEM_TYPE_BASE,
-  problemType,
-  fieldErrorSchema,
-  type FieldError,
-  problemSchema,
-  type Problem,
-  problemOf,
-} from './lib/problem';
+export { ERROR_CODES, type ErrorCode, PROBLEM_TYPE_BASE, problemType } from './lib/error-codes';
+export { fieldErrorSchema, type FieldError, problemSchema, type Problem, problemOf } from './lib/problem';
 export {
   timestampSchema,
   textSchema,
@@ -117,10 +108,9 @@ export {
   type QueryEvent,
   type QueryEventType,
   type QueryEventOf,
-  TERMINAL_EVENT_TYPES,
-  isTerminalEvent,
   type QueryEventBody,
 } from './lib/events';
+export { TERMINAL_EVENT_TYPES, isTerminalEvent } from './lib/event-types';
 export {
   type EndpointResponse,
   type EndpointSpec,
@@ -132,11 +122,10 @@ export {
   ROUTES,
   type OperationId,
   ENDPOINTS,
-  API_PREFIX,
-  servedPath,
   findEndpoint,
-  pathParams,
 } from './lib/endpoints';
+export { API_PREFIX, servedPath, pathParams } from './lib/paths';
+export { ROUTE_WIRE, QUERY_EVENT_TYPES } from './lib/wire.generated';
 export { buildOpenApiDocument } from './lib/openapi';
 export { type ProblemErrorOptions, ProblemError, OperatorError } from './lib/errors';
 export { healthSchema, readinessSchema, type Health, type Readiness } from './lib/health';

@@ -4,6 +4,7 @@ import {
   sendJson,
   sendProblem,
   startTestServer,
+  TRANSPORTS,
   type Handler,
   type TestServer,
 } from '../../test-support/http-test-server';
@@ -32,7 +33,7 @@ const memory: Memory = {
   updated_at: NOW,
 };
 
-describe('AssistantClient', () => {
+describe.each(TRANSPORTS)('AssistantClient over %s', (_transport, fetch) => {
   let server: TestServer | undefined;
   afterEach(async () => {
     await server?.close();
@@ -44,7 +45,7 @@ describe('AssistantClient', () => {
     options: { validateResponses?: boolean } = {},
   ): Promise<AssistantClient> {
     server = await startTestServer(handler);
-    return new AssistantClient({ baseUrl: server.url, token: TOKEN, ...options });
+    return new AssistantClient({ baseUrl: server.url, token: TOKEN, fetch, ...options });
   }
 
   it('me(): GET /api/v1/me with the bearer token', async () => {

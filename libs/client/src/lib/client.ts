@@ -1,10 +1,5 @@
-import {
-  ENDPOINTS,
-  ROUTES,
-  type CreateQuery,
-  type ListEnvelope,
-  type QueryEvent,
-} from '@assistant/contracts';
+import type { CreateQuery, ListEnvelope, QueryEvent } from '@assistant/contracts';
+import { ROUTE_WIRE } from '@assistant/contracts/wire';
 import { paginate } from './paginate';
 import {
   operationPath,
@@ -20,6 +15,7 @@ import {
   type ReconnectOptions,
   type StreamOptions,
 } from './query-stream';
+import { contractSchemas } from './schemas';
 import { Transport, type ResponseSchema, type TransportOptions } from './transport';
 
 /** The transport's options (server, token, fetch, headers, validation) and how a broken query stream resumes. */
@@ -69,8 +65,8 @@ export class AssistantClient {
     this.transport = new Transport(options);
     this.baseUrl = this.transport.baseUrl;
     this.reconnect = { ...DEFAULT_RECONNECT, ...definedOnly(options.reconnect ?? {}) };
-    for (const { operationId, response } of ENDPOINTS) {
-      if (response.contentType === 'text/event-stream') continue;
+    for (const [operationId, route] of Object.entries(ROUTE_WIRE)) {
+      if (route.contentType === 'text/event-stream') continue;
       Object.defineProperty(this, operationId, {
         value: (input?: object, options?: RequestOptions) =>
           this.call(operationId as JsonOperationId, input as never, options),
@@ -84,15 +80,13 @@ export class AssistantClient {
     input?: OperationInput<K>,
     options: RequestOptions = {},
   ): Promise<OperationOutput<K>> {
-    const route = ROUTES[operationId];
+    const route = ROUTE_WIRE[operationId];
     const { query, body } = (input ?? {}) as { query?: Record<string, never>; body?: unknown };
-    const schema =
-      'schema' in route.response ? (route.response.schema as ResponseSchema<unknown>) : undefined;
     return this.transport.json(
       route.method,
       operationPath(operationId, input),
-      route.response.status === 204 ? null : (schema ?? { safeParse: (data) => ({ success: true, data }) }),
-      { ...options, query, body: body ?? ('body' in route ? {} : undefined) },
+      route.status === 204 ? null : responseSchema(operationId),
+      { ...options, query, body: body ?? (route.body ? {} : undefined) },
     ) as Promise<OperationOutput<K>>;
   }
 
@@ -129,6 +123,19 @@ export class AssistantClient {
     if (!Number.isSafeInteger(after) || after < 0) throw new TypeError('after must be a whole number ≥ 0');
     return queryEvents(this.transport, { kind: 'attach', queryId, after }, this.reconnect, options.signal);
   }
+}
+
+/** The declared schema of an operation's reply, loaded only once a reply is checked against it. */
+function responseSchema(operationId: JsonOperationId): ResponseSchema<unknown> {
+  return {
+    safeParse: (data) => {
+      const { response } = contractSchemas().ROUTES[operationId];
+      // A free-form document (the OpenAPI one) declares no schema: anything goes.
+      return 'schema' in response
+        ? (response.schema as ResponseSchema<unknown>).safeParse(data)
+        : { success: true, data };
+    },
+  };
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

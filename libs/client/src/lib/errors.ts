@@ -1,4 +1,10 @@
-import { ERROR_CODES, problemSchema, type ErrorCode, type Problem } from '@assistant/contracts';
+import type { Problem } from '@assistant/contracts';
+import { ERROR_CODES, type ErrorCode } from '@assistant/contracts/wire';
+import type { HttpResponse } from './http-exchange';
+import { contractSchemas } from './schemas';
+
+/** What an error reads of a response: a fetch Response will do. */
+type FailedResponse = Pick<HttpResponse, 'status' | 'statusText' | 'headers' | 'text'>;
 
 /** The base of every error this package throws, so that a caller can tell them from its own. */
 export class AssistantClientError extends Error {
@@ -57,7 +63,7 @@ export class ApiRequestError extends AssistantClientError {
   }
 
   /** Builds the error from a non-2xx response, reading its body. */
-  static async fromResponse(method: string, url: string, response: Response): Promise<ApiRequestError> {
+  static async fromResponse(method: string, url: string, response: FailedResponse): Promise<ApiRequestError> {
     let text = '';
     try {
       text = await response.text();
@@ -70,7 +76,7 @@ export class ApiRequestError extends AssistantClientError {
     } catch {
       body = undefined;
     }
-    const parsed = problemSchema.safeParse(body);
+    const parsed = contractSchemas().problemSchema.safeParse(body);
     const problem: Problem = parsed.success ? (body as Problem) : synthesizedProblem(response, body, text);
     return new ApiRequestError({
       method,
@@ -156,7 +162,7 @@ const STATUS_CODES: Record<number, ErrorCode> = Object.fromEntries(
     .map(([code, { status }]) => [status, code]),
 );
 
-function synthesizedProblem(response: Response, body: unknown, text: string): Problem {
+function synthesizedProblem(response: FailedResponse, body: unknown, text: string): Problem {
   const status = response.status;
   const code: ErrorCode = STATUS_CODES[status] ?? (status >= 500 ? 'internal' : 'validation_failed');
   const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};

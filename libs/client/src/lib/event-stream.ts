@@ -25,7 +25,7 @@ export interface ReadEventsOptions {
  * The idle timer runs only while this generator waits for bytes, never while its consumer is busy.
  */
 export async function* readEvents(
-  body: ReadableStream<Uint8Array>,
+  body: AsyncIterable<Uint8Array>,
   options: ReadEventsOptions,
 ): AsyncGenerator<EventSourceMessage, void, undefined> {
   const queue: EventSourceMessage[] = [];
@@ -40,10 +40,10 @@ export async function* readEvents(
     },
   });
   const decoder = new TextDecoder();
-  const reader = body.getReader();
+  const chunks = body[Symbol.asyncIterator]();
   try {
     for (;;) {
-      const { done, value } = await readWithTimeout(reader, options);
+      const { done, value } = await nextWithTimeout(chunks, options);
       if (done) {
         const rest = decoder.decode();
         if (rest) parser.feed(rest);
@@ -55,19 +55,20 @@ export async function* readEvents(
       while (queue.length > 0) yield queue.shift()!;
     }
   } finally {
-    reader.cancel().catch(() => undefined);
+    // Stops the body (a web stream is cancelled, a node:http response destroyed).
+    chunks.return?.()?.catch(() => undefined);
   }
 }
 
-async function readWithTimeout(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+async function nextWithTimeout(
+  chunks: AsyncIterator<Uint8Array>,
   options: ReadEventsOptions,
-): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>> {
-  if (!options.idleTimeoutMs) return reader.read();
+): Promise<IteratorResult<Uint8Array>> {
+  if (!options.idleTimeoutMs) return chunks.next();
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
-      reader.read(),
+      chunks.next(),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           const error = new IdleTimeoutError(

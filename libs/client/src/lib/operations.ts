@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { pathParams, ROUTES, servedPath, type OperationId } from '@assistant/contracts';
+import type { OperationId, ROUTES } from '@assistant/contracts';
+import { pathParams, ROUTE_WIRE } from '@assistant/contracts/wire';
 
 type Routes = typeof ROUTES;
 
@@ -35,9 +36,8 @@ export type InputArgs<K extends OperationId> =
 
 /** The request path of an operation, its `{param}`s filled in (and escaped) from the input. */
 export function operationPath(operationId: OperationId, input: Record<string, unknown> = {}): string {
-  const route = ROUTES[operationId];
-  let path = servedPath(route);
-  for (const name of pathParams(route.path)) {
+  let path: string = ROUTE_WIRE[operationId].path;
+  for (const name of pathParams(path)) {
     const value = input[name];
     if (typeof value !== 'string' || value === '') {
       throw new TypeError(`${operationId} needs ${name}: a non-empty string`);

@@ -5,6 +5,7 @@ import {
   sendProblem,
   sleep,
   startTestServer,
+  TRANSPORTS,
   type Handler,
   type TestServer,
 } from '../../test-support/http-test-server';
@@ -83,16 +84,19 @@ async function collect(iterable: AsyncIterable<QueryEvent>): Promise<QueryEvent[
   return events;
 }
 
-describe('streamQuery', () => {
+describe.each(TRANSPORTS)('streamQuery over %s', (_transport, fetch) => {
   let server: TestServer | undefined;
   afterEach(async () => {
     await server?.close();
     server = undefined;
   });
 
-  async function serve(handler: Handler): Promise<AssistantClient> {
+  async function serve(
+    handler: Handler,
+    options: { validateResponses?: boolean } = {},
+  ): Promise<AssistantClient> {
     server = await startTestServer(handler);
-    return new AssistantClient({ baseUrl: server.url, token: TOKEN, reconnect: fast });
+    return new AssistantClient({ baseUrl: server.url, token: TOKEN, reconnect: fast, fetch, ...options });
   }
 
   it('POSTs the query and yields typed events in order, through pings and chunks split anywhere', async () => {
@@ -498,6 +502,30 @@ describe('streamQuery', () => {
     const error = await collect(client.streamQuery({ text: 'bad' })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProtocolError);
     expect((error as Error).message).toContain('event 3 (output_text.delta)');
+  });
+
+  it('without validation, still skips newer event types and yields a known one as the server sent it', async () => {
+    const withoutDelta = { type: 'output_text.delta', sequence_number: 3, extra: true };
+    const client = await serve(
+      async (_request, res) => {
+        openStream(res);
+        await write(res, frame(EVENTS[0]!));
+        await write(res, frame({ type: 'reasoning.delta', sequence_number: 2 }));
+        await write(res, frame(withoutDelta));
+        await write(res, frame({ ...EVENTS[6]!, sequence_number: 4 }));
+        res.end();
+      },
+      { validateResponses: false },
+    );
+
+    const events = await collect(client.streamQuery({ text: 'lax' }));
+
+    expect(events.map((event) => [event.sequence_number, event.type])).toEqual([
+      [1, 'query.created'],
+      [3, 'output_text.delta'],
+      [4, 'query.completed'],
+    ]);
+    expect(events[1]).toEqual(withoutDelta);
   });
 
   it('refuses a 200 that is not an event stream', async () => {

@@ -1,14 +1,11 @@
 import { setTimeout as pause } from 'node:timers/promises';
-import {
-  isTerminalEvent,
-  queryEventSchema,
-  ROUTES,
-  type CreateQuery,
-  type QueryEvent,
-} from '@assistant/contracts';
+import type { CreateQuery, QueryEvent } from '@assistant/contracts';
+import { isTerminalEvent, QUERY_EVENT_TYPES, ROUTE_WIRE } from '@assistant/contracts/wire';
 import { ApiRequestError, ConnectionError, ProtocolError, StreamInterruptedError } from './errors';
 import { readEvents } from './event-stream';
+import type { HttpResponse } from './http-exchange';
 import { operationPath } from './operations';
+import { contractSchemas } from './schemas';
 import type { Transport } from './transport';
 
 /** How a broken query stream is resumed (`GET /queries/{id}/events` with `Last-Event-ID`). */
@@ -43,9 +40,7 @@ export interface AttachOptions extends StreamOptions {
 export type StreamStart =
   { kind: 'create'; body: CreateQuery } | { kind: 'attach'; queryId: string; after: number };
 
-const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set(
-  queryEventSchema.options.map((option) => option.shape.type.value),
-);
+const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set(QUERY_EVENT_TYPES);
 
 /**
  * The events of one query, in order and each once, through as many connections as it takes.
@@ -55,7 +50,8 @@ const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set(
  * error, the body ending before a terminal event, a silent connection, a gap in the sequence numbers — is
  * followed by `GET /queries/{id}/events` with `Last-Event-ID: <last sequence number>` after a short
  * backoff, and events already seen are skipped. The generator returns right after the terminal event.
- * Events of a type newer than this client are skipped; a malformed event of a known type is a ProtocolError.
+ * Events of a type newer than this client are skipped; a malformed event of a known type is a ProtocolError
+ * (checked against the contract's schema unless the client was made with validateResponses: false).
  */
 export async function* queryEvents(
   transport: Transport,
@@ -78,13 +74,13 @@ export async function* queryEvents(
     let failure: unknown;
     let url = '';
     try {
-      let response: Response | undefined;
+      let response: HttpResponse | undefined;
       const headers: Record<string, string> = {};
       try {
         if (start.kind === 'create' && !established) {
           const path = operationPath('createQuery');
           url = transport.url(path);
-          response = await transport.open(ROUTES.createQuery.method, path, {
+          response = await transport.open(ROUTE_WIRE.createQuery.method, path, {
             body: start.body,
             accept: 'text/event-stream',
             signal: connection.signal,
@@ -93,7 +89,7 @@ export async function* queryEvents(
           const path = operationPath('queryEvents', { id: queryId });
           url = transport.url(path);
           if (last > 0) headers['last-event-id'] = String(last);
-          response = await transport.open(ROUTES.queryEvents.method, path, {
+          response = await transport.open(ROUTE_WIRE.queryEvents.method, path, {
             headers,
             accept: 'text/event-stream',
             signal: connection.signal,
@@ -108,7 +104,7 @@ export async function* queryEvents(
       if (response !== undefined) {
         const contentType = response.headers.get('content-type') ?? '';
         if (!contentType.toLowerCase().startsWith('text/event-stream') || !response.body) {
-          response.body?.cancel().catch(() => undefined);
+          response.discard();
           throw new ProtocolError(url, `expected text/event-stream, got ${contentType || 'no content type'}`);
         }
         established = true;
@@ -121,7 +117,7 @@ export async function* queryEvents(
             },
           })) {
             if (!message.data) continue;
-            const event = decodeEvent(url, message.data);
+            const event = decodeEvent(url, message.data, transport.validateResponses);
             if (event === null) continue;
             const sequence = event.sequence_number;
             if (sequence <= last) continue; // replayed after a resume: already yielded
@@ -174,7 +170,7 @@ export async function* queryEvents(
 type Decoded =
   { type: string; value: QueryEvent; sequence_number: number } | { type: null; sequence_number: number };
 
-function decodeEvent(url: string, data: string): Decoded | null {
+function decodeEvent(url: string, data: string, validate: boolean): Decoded | null {
   let value: unknown;
   try {
     value = JSON.parse(data);
@@ -192,7 +188,13 @@ function decodeEvent(url: string, data: string): Decoded | null {
   if (typeof fields.type === 'string' && !KNOWN_EVENT_TYPES.has(fields.type)) {
     return { type: null, sequence_number: sequence };
   }
-  const parsed = queryEventSchema.safeParse(value);
+  if (!validate) {
+    if (typeof fields.type !== 'string') {
+      throw new ProtocolError(url, `event ${sequence} has no type: ${data.slice(0, 80)}`);
+    }
+    return { type: fields.type, value: value as QueryEvent, sequence_number: sequence };
+  }
+  const parsed = contractSchemas().queryEventSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ProtocolError(

@@ -1,5 +1,7 @@
-import { API_PREFIX } from '@assistant/contracts';
+import { API_PREFIX } from '@assistant/contracts/wire';
 import { ApiRequestError, ConnectionError, ProtocolError } from './errors';
+import { sendWithFetch, type HttpResponse, type SendRequest } from './http-exchange';
+import { sendWithNodeHttp } from './node-http';
 
 /** What the client needs of a zod schema (it checks replies with the schemas of @assistant/contracts). */
 export interface ResponseSchema<T> {
@@ -18,13 +20,16 @@ export interface TransportOptions {
   baseUrl: string;
   /** Sent as `Authorization: Bearer …`. Optional only for the few calls that need none. */
   token?: string | undefined;
-  /** Defaults to the global fetch (Node.js 20+). */
+  /** How requests are sent. Default: node:http(s) (see sendWithNodeHttp). */
   fetch?: typeof globalThis.fetch | undefined;
   /** Default `assistant-client`. */
   userAgent?: string | undefined;
   /** Extra headers on every request. */
   headers?: Record<string, string> | undefined;
-  /** Check every JSON reply against the contract's schema (default true; a mismatch is a ProtocolError). */
+  /**
+   * Check every JSON reply and every event against the contract's schemas (default true; a mismatch is a
+   * ProtocolError). false also spares loading the schemas (zod), ~60 ms of CPU.
+   */
   validateResponses?: boolean | undefined;
 }
 
@@ -63,9 +68,9 @@ export function normalizeBaseUrl(baseUrl: string): string {
 export class Transport {
   readonly baseUrl: string;
   private readonly token: string | undefined;
-  private readonly fetchImpl: typeof globalThis.fetch;
+  private readonly send: SendRequest;
   private readonly defaultHeaders: Record<string, string>;
-  private readonly validateResponses: boolean;
+  readonly validateResponses: boolean;
 
   constructor(options: TransportOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
@@ -74,10 +79,10 @@ export class Transport {
       throw new TypeError('the API token must be one word of printable ASCII characters');
     }
     this.token = options.token;
-    this.fetchImpl = options.fetch ?? globalThis.fetch;
-    if (typeof this.fetchImpl !== 'function') {
-      throw new TypeError('no fetch: run on Node.js 20 or later, or pass { fetch }');
+    if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+      throw new TypeError('fetch must be a function');
     }
+    this.send = options.fetch ? sendWithFetch(options.fetch) : sendWithNodeHttp;
     this.defaultHeaders = {
       'user-agent': options.userAgent ?? 'assistant-client',
       ...lowerCaseKeys(options.headers ?? {}),
@@ -99,7 +104,7 @@ export class Transport {
    * Sends a request and returns the response once its status is 2xx. A failure to connect becomes a
    * ConnectionError, another status an ApiRequestError; an abort rethrows the signal's reason.
    */
-  async open(method: string, path: string, options: OpenOptions = {}): Promise<Response> {
+  async open(method: string, path: string, options: OpenOptions = {}): Promise<HttpResponse> {
     const url = this.url(path, options.query);
     const headers: Record<string, string> = {
       ...this.defaultHeaders,
@@ -112,9 +117,9 @@ export class Transport {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
-    let response: Response;
+    let response: HttpResponse;
     try {
-      response = await this.fetchImpl(url, { method, headers, body, signal: options.signal });
+      response = await this.send({ method, url, headers, body, signal: options.signal });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       throw new ConnectionError(method, url, error);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Scope } from './scopes';
-import type { ErrorCode } from './problem';
+import type { ErrorCode } from './error-codes';
+import { PATH_PARAM, servedPath } from './paths';
 import { listEnvelopeSchema, pageQuerySchema, searchablePageQuerySchema } from './common';
 import { accountSchema, updateAccountSchema } from './account';
 import {
@@ -455,20 +456,11 @@ export const ENDPOINTS: readonly Endpoint[] = Object.entries(ROUTES).map(([opera
   ...(spec as EndpointSpec),
 }));
 
-export const API_PREFIX = '/api/v1';
-
-/** The path a route is served at, with `{param}` placeholders: `/api/v1/memories/{id}`, `/healthz`. */
-export function servedPath(endpoint: Pick<EndpointSpec, 'path' | 'mount'>): string {
-  return endpoint.mount === 'root' ? endpoint.path : `${API_PREFIX}${endpoint.path}`;
-}
-
-const PARAM = /\{(\w+)\}/g;
-
 const matchers = ENDPOINTS.map((endpoint) => ({
   endpoint,
   pattern: new RegExp(
     `^${servedPath(endpoint)
-      .split(PARAM)
+      .split(PATH_PARAM)
       .map((part, i) => (i % 2 === 1 ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
       .join('')}$`,
   ),
@@ -482,9 +474,4 @@ export function findEndpoint(method: string, url: string): Endpoint | undefined 
   const path = url.split('?')[0].split('#')[0];
   const upper = method.toUpperCase();
   return matchers.find((m) => m.endpoint.method === upper && m.pattern.test(path))?.endpoint;
-}
-
-/** The `{param}` names of a path, in order. */
-export function pathParams(path: string): string[] {
-  return [...path.matchAll(PARAM)].map(([, name]) => name);
 }

@@ -1,4 +1,5 @@
-import { ERROR_CODES, type ErrorCode, type FieldError } from './problem';
+import { ERROR_CODES, type ErrorCode } from './error-codes';
+import type { FieldError } from './problem';
 
 export interface ProblemErrorOptions {
   /** `{field, message}` pairs, for `validation_failed`. */

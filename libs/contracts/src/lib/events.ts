@@ -88,12 +88,6 @@ export type QueryEvent = z.infer<typeof queryEventSchema>;
 export type QueryEventType = QueryEvent['type'];
 export type QueryEventOf<T extends QueryEventType> = Extract<QueryEvent, { type: T }>;
 
-export const TERMINAL_EVENT_TYPES = ['query.completed', 'query.failed', 'query.incomplete'] as const;
-
-export function isTerminalEvent(event: Pick<QueryEvent, 'type'>): boolean {
-  return (TERMINAL_EVENT_TYPES as readonly string[]).includes(event.type);
-}
-
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** An event as a run produces it; the query's event log numbers it. */

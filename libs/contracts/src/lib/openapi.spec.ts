@@ -1,5 +1,6 @@
 import { buildOpenApiDocument } from './openapi';
-import { ENDPOINTS, findEndpoint, ROUTES, servedPath } from './endpoints';
+import { ENDPOINTS, findEndpoint, ROUTES } from './endpoints';
+import { servedPath } from './paths';
 
 function refsIn(value: unknown, found: string[] = []): string[] {
   if (Array.isArray(value)) value.forEach((v) => refsIn(v, found));

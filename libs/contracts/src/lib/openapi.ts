@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { ENDPOINTS, servedPath, type Endpoint } from './endpoints';
-import { ERROR_CODES, problemSchema } from './problem';
+import { ENDPOINTS, type Endpoint } from './endpoints';
+import { ERROR_CODES } from './error-codes';
+import { servedPath } from './paths';
+import { problemSchema } from './problem';
 import { SCOPE_DESCRIPTIONS } from './scopes';
 import { RATE_LIMIT_HEADERS } from './rate-limits';
 

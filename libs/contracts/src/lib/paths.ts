@@ -1,0 +1,15 @@
+/** Where the API is served; every route not mounted at the root is under it. */
+export const API_PREFIX = '/api/v1';
+
+/** A `{param}` placeholder of a route's path; its name is the first group. */
+export const PATH_PARAM = /\{(\w+)\}/g;
+
+/** The path a route is served at, with `{param}` placeholders: `/api/v1/memories/{id}`, `/healthz`. */
+export function servedPath(route: { path: string; mount?: 'api' | 'root' | undefined }): string {
+  return route.mount === 'root' ? route.path : `${API_PREFIX}${route.path}`;
+}
+
+/** The `{param}` names of a path, in order. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(PATH_PARAM)].map(([, name]) => name);
+}
