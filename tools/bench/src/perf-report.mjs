@@ -85,6 +85,11 @@ const OPTIONS = {
     quick: '50',
     help: 'users the PostgreSQL memories belong to',
   },
+  'pg-schema': {
+    env: 'BENCH_PG_SCHEMA',
+    default: '',
+    help: 'keep the PostgreSQL memories in this schema and reuse them in later runs of the same sizes',
+  },
   recalls: { env: 'BENCH_RECALLS', default: '200', quick: '30', help: 'timed recalls per question' },
   steps: { env: 'BENCH_STEPS', default: '20', quick: '3', help: 'agent steps timed (P9)' },
   'database-url': {
@@ -157,6 +162,7 @@ function parseOptions(argv, env) {
     memories: count('memories', raw('memories'), 100),
     pgMemories: count('pg-memories', raw('pg-memories'), 100),
     pgUsers: count('pg-users', raw('pg-users'), 1),
+    pgSchema: raw('pg-schema') || null,
     recalls: count('recalls', raw('recalls'), 1),
     steps: count('steps', raw('steps'), 1),
     databaseUrl,

@@ -269,19 +269,23 @@ let dropOnInterrupt = null;
 async function measurePostgres(options, report) {
   const { openStorage, postgresConfigFromUrl } = requireFromStorage('@assistant/storage');
   const pg = requireFromStorage('pg');
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
+  const kept = Boolean(options.postgresSchema);
+  const schema = kept ? options.postgresSchema : `bench_${randomBytes(6).toString('hex')}`;
   const config = postgresConfigFromUrl(
     `${options.databaseUrl}${options.databaseUrl.includes('?') ? '&' : '?'}schema=${schema}`,
   );
+  const migrateStart = Date.now();
   const storage = await openStorage(config, { migrations: 'run' });
+  report(`postgres: schema ${schema} migrated in ${Date.now() - migrateStart} ms`);
   const client = new pg.Client({ connectionString: config.url, options: `-c search_path=${schema}` });
   await client.connect();
-  dropOnInterrupt = () => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  if (!kept) dropOnInterrupt = () => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   try {
     const seedStart = Date.now();
-    const userIds = await seedPostgres(client, options);
+    const reused = kept && (await seededBefore(client, options));
+    const userIds = reused ? seededUserIds(options.postgresUsers) : await seedPostgres(client, options);
     report(
-      `postgres: ${options.postgresUsers * options.postgresMemoriesPerUser} memories over ${options.postgresUsers} users seeded in ${Date.now() - seedStart} ms`,
+      `postgres: ${options.postgresUsers * options.postgresMemoriesPerUser} memories over ${options.postgresUsers} users ${reused ? 'reused' : 'seeded'} in ${Date.now() - seedStart} ms`,
     );
     // Each call asks for another user (a step prime to their number), as the queries of many users would.
     let turn = 0;
@@ -308,11 +312,31 @@ async function measurePostgres(options, report) {
     return results;
   } finally {
     dropOnInterrupt = null;
-    await client.query(`DROP SCHEMA "${schema}" CASCADE`);
+    if (!kept) await client.query(`DROP SCHEMA "${schema}" CASCADE`);
     await client.end();
     await storage.close();
   }
 }
+
+/**
+ * Whether a kept schema holds the seed of these sizes already; an empty one is seeded, and one of other sizes
+ * is refused (reusing it would time another case under these sizes' name).
+ */
+async function seededBefore(client, options) {
+  const { rows } = await client.query(
+    `SELECT (SELECT count(*) FROM users)::int AS users, (SELECT count(*) FROM memories)::int AS memories`,
+  );
+  const { users, memories } = rows[0];
+  if (users === 0 && memories === 0) return false;
+  const wanted = options.postgresUsers * options.postgresMemoriesPerUser;
+  if (users === options.postgresUsers && memories === wanted) return true;
+  throw new Error(
+    `schema ${options.postgresSchema} holds ${memories} memories of ${users} users, not ${wanted} of ${options.postgresUsers}: drop it or name another`,
+  );
+}
+
+const seededUserIds = (users) =>
+  Array.from({ length: users }, (_, i) => `usr_${String(i + 1).padStart(28, '0')}`);
 
 /** 1,000 users and their memories, in SQL: word ranks drawn per row with random() (Zipf-like as above). */
 export async function seedPostgres(client, options) {
@@ -339,7 +363,7 @@ export async function seedPostgres(client, options) {
   }
   // As autovacuum would leave it: the GIN index's pending list merged, the planner's statistics gathered.
   await client.query('VACUUM ANALYZE memories');
-  return Array.from({ length: users }, (_, i) => `usr_${String(i + 1).padStart(28, '0')}`);
+  return seededUserIds(users);
 }
 
 // ---------------------------------------------------------------------------------------------- API and CLI
@@ -362,6 +386,11 @@ const OPTIONS = {
     default: 'postgres://postgres@127.0.0.1:5432/test',
     help: 'PostgreSQL to create a random schema in (dropped at the end)',
   },
+  'postgres-schema': {
+    env: 'BENCH_RECALL_POSTGRES_SCHEMA',
+    default: '',
+    help: 'keep the PostgreSQL seed in this schema and reuse it in later runs (migrated to this code first)',
+  },
   samples: {
     env: 'BENCH_RECALL_SAMPLES',
     default: '300',
@@ -377,7 +406,8 @@ const OPTIONS = {
 /**
  * Seeds and times every case; resolves `{ sqlite?: { [case]: { p50, p99 } }, postgres?: {...} }` in milliseconds.
  * Options (all optional): dialects (['sqlite', 'postgres']), sqliteMemories, postgresUsers,
- * postgresMemoriesPerUser, databaseUrl, samples, skipHttp, server, report (a line printer, default none).
+ * postgresMemoriesPerUser, databaseUrl, postgresSchema (kept and reused; default a throwaway one), samples,
+ * skipHttp, server, report (a line printer, default none).
  */
 export async function measureRecall(options = {}) {
   const o = {
@@ -436,6 +466,7 @@ async function main() {
     postgresUsers: Number(raw('postgres-users')),
     postgresMemoriesPerUser: Number(raw('postgres-memories-per-user')),
     databaseUrl: raw('database-url'),
+    postgresSchema: raw('postgres-schema') || undefined,
     samples: Number(raw('samples')),
     server: raw('server'),
     skipHttp: values['skip-http'] ?? false,

@@ -24,6 +24,7 @@ import { OAuthSqlite1795800000000 } from './migrations/sqlite/1795800000000-oaut
 import { OAuthPostgres1795800000000 } from './migrations/postgres/1795800000000-oauth';
 import { IntegrationActivitySqlite1795850000000 } from './migrations/sqlite/1795850000000-integration-activity';
 import { IntegrationActivityPostgres1795850000000 } from './migrations/postgres/1795850000000-integration-activity';
+import { MemoriesOwnerSearchPostgres1795910000000 } from './migrations/postgres/1795910000000-memories-owner-search';
 import { sqliteDriver } from './sqlite-driver';
 
 export type DatabaseConfig =
@@ -64,6 +65,7 @@ const MIGRATIONS = {
     WebSessionsPostgres1795750000000,
     OAuthPostgres1795800000000,
     IntegrationActivityPostgres1795850000000,
+    MemoriesOwnerSearchPostgres1795910000000,
   ],
 };
 

@@ -1,6 +1,7 @@
 import { openTestStorage, type TestStorage } from './testing';
 import type { Storage } from './storage';
 import type { RecallBounds } from './recall-plan';
+import { OWNER_SEARCH } from './repositories/memory-recall';
 
 /**
  * Recall quality, pinned: which memories each question recalls (top 5, in order), on both dialects.
@@ -246,5 +247,29 @@ describe.each(['sqlite', 'postgres'] as const)('memory recall quality on %s', (d
 
   it('recalls nothing for stop words only', async () => {
     expect(await recall('what is it and who are they?')).toEqual([]);
+  });
+
+  it('recalls nothing for a word the search keeps no lexeme of ("²" on PostgreSQL)', async () => {
+    expect(await recall('²')).toEqual([]);
+  });
+});
+
+describe('the owner search index on postgres', () => {
+  let query: TestStorage['query'];
+  let dispose: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ query, dispose } = await openTestStorage('postgres'));
+    // EXPLAIN in a function, so that sequential scans are off for that one statement whichever connection runs it.
+    await query(`CREATE FUNCTION plan_of(statement text) RETURNS SETOF text LANGUAGE plpgsql SET enable_seqscan = off
+      AS $$ BEGIN RETURN QUERY EXECUTE 'EXPLAIN (COSTS OFF) ' || statement; END $$`);
+  });
+  afterAll(async () => dispose());
+
+  it("serves the recall's expression (the planner uses an expression index only for the same expression)", async () => {
+    const rows = await query(`SELECT plan_of($1) AS line`, [
+      `SELECT 1 FROM memories m WHERE ${OWNER_SEARCH} @@ (quote_literal('usr_x')::tsquery && to_tsquery('english', 'anna'))`,
+    ]);
+    expect(rows.map((row) => row.line).join('\n')).toContain('idx_memories_owner_search');
   });
 });

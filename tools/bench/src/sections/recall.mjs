@@ -52,6 +52,7 @@ export async function recall(ctx) {
     postgresUsers: options.pgUsers,
     postgresMemoriesPerUser: perUser,
     databaseUrl: options.databaseUrl ?? undefined,
+    postgresSchema: options.pgSchema ?? undefined,
     samples: options.recalls,
     server: options.server,
     report: (line) => log(`  ${line}`),

@@ -63,7 +63,7 @@ export class MemoriesRepository {
    * tool. Any of its words may match (English stemming). Bounded (see recall-plan.ts): the selective words of
    * the question (in few memories) are ranked over every memory, by bm25 on SQLite and by ts_rank of the whole
    * question on PostgreSQL; the places they leave are filled from the newest memories with the common words,
-   * those with all of them first, then two, then any (see MemoryRecall.recent for each dialect). `bounds` is
+   * those with all of them first, then two, then any (see MemoryRecall.recall for each dialect). `bounds` is
    * for tests that need common words in a small memory.
    */
   async recall(
@@ -75,13 +75,7 @@ export class MemoriesRepository {
     const words = searchWords(text);
     if (words.length === 0) return [];
     const plan = planRecall(words, await this.recaller.documentCounts(words, bounds), bounds);
-    const found = plan.selective.length > 0 ? await this.recaller.ranked(userId, plan, limit) : [];
-    if (found.length < limit && plan.common.length > 0) {
-      // Every memory with a selective word is in `found` already, since it has places left.
-      const seen = new Set(found.map((row) => row.id as string));
-      found.push(...(await this.recaller.recent(userId, plan.common, limit - found.length, seen, bounds)));
-    }
-    return found.map(memoryFromRow);
+    return (await this.recaller.recall(userId, plan, limit, bounds)).map(memoryFromRow);
   }
 
   async create(userId: string, input: NewMemory): Promise<MemoryEntity> {
