@@ -2,6 +2,12 @@ export { AuthModule } from './lib/auth.module';
 export { AccessGuard } from './lib/access.guard';
 export { BearerStrategy } from './lib/bearer.strategy';
 export {
+  authenticateBearer,
+  settledBearerOutcome,
+  verifiedCaller,
+  type BearerOutcome,
+} from './lib/bearer-authentication';
+export {
   TokenService,
   principalMatches,
   type IssuedToken,

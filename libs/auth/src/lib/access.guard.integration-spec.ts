@@ -7,7 +7,9 @@ import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { openTestStorage } from '@assistant/storage/testing';
 import type { Storage } from '@assistant/storage';
+import passport from 'passport';
 import { AccessGuard } from './access.guard';
+import { authenticateBearer } from './bearer-authentication';
 import { AuthError } from './auth.errors';
 import { BearerStrategy } from './bearer.strategy';
 import { Public, Scopes } from './scopes.decorator';
@@ -89,6 +91,27 @@ describe('AccessGuard', () => {
   });
 
   it('lets anyone through to a public route', async () => {
-    await expect(guard.canActivate(contextFor('health', {}))).resolves.toBe(true);
+    expect(await guard.canActivate(contextFor('health', {}))).toBe(true);
+  });
+
+  it('reads the outcome of the authentication the request already went through: passport runs once', async () => {
+    const context = contextFor('list', await bearer(['read:memories']));
+    const request = context.switchToHttp().getRequest<object>();
+    await authenticateBearer(request);
+    const authenticate = jest.spyOn(passport, 'authenticate');
+
+    // Settled, not a promise: nothing left to wait for.
+    expect(guard.canActivate(context)).toBe(true);
+    expect(authenticate).not.toHaveBeenCalled();
+    authenticate.mockRestore();
+  });
+
+  it('refuses the token the earlier authentication refused', async () => {
+    const context = contextFor('list', { authorization: 'Bearer tok_made_up' });
+    await authenticateBearer(context.switchToHttp().getRequest<object>());
+
+    const error = await refusal(Promise.resolve().then(() => guard.canActivate(context)));
+
+    expect(error.code).toBe('invalid_token');
   });
 });

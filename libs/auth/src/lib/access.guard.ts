@@ -1,9 +1,9 @@
-import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard } from '@nestjs/passport';
 import { ACCESS_METADATA, type RouteAccess } from './scopes.decorator';
 import { AuthError } from './auth.errors';
 import type { Principal } from './principal';
+import { authenticateBearer, settledBearerOutcome, type BearerOutcome } from './bearer-authentication';
 
 interface RequestLike {
   query?: Record<string, unknown>;
@@ -14,21 +14,23 @@ interface RequestLike {
 /**
  * The global guard: deny by default. A route passes only if it is marked `@Public()`, or the caller presents a
  * valid bearer token holding the scope named by the route's `@Scopes(...)`. A route with neither is refused.
+ *
+ * The token is verified by passport's bearer strategy, once per request: by the rate limiter as the request
+ * arrives, whose outcome the guard reads (synchronously: no promise per request), or here when it has not run.
  */
 @Injectable()
-export class AccessGuard extends AuthGuard('bearer') {
-  constructor(@Inject(Reflector) private readonly reflector: Reflector) {
-    super();
-  }
+export class AccessGuard implements CanActivate {
+  /** Each route's access (by its class, then its handler), read from their metadata once: routes are fixed. */
+  private readonly accessByRoute = new WeakMap<object, Map<object, RouteAccess | undefined>>();
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(ACCESS_METADATA, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+  constructor(@Inject(Reflector) private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    const access = this.accessOf(context);
     if (access && 'public' in access) return true;
 
-    const request = context.switchToHttp().getRequest<RequestLike>();
+    const http = context.switchToHttp();
+    const request = http.getRequest<RequestLike>();
     // passport-http-bearer would also take a token from the query string or the body; SPEC §2 allows only the
     // header (URLs end up in logs and browser history, bodies in request dumps).
     if (request.query && 'access_token' in request.query) {
@@ -39,17 +41,29 @@ export class AccessGuard extends AuthGuard('bearer') {
     if (request.body && typeof request.body === 'object' && 'access_token' in request.body) {
       throw AuthError.invalidToken('tokens in the body are refused; send Authorization: Bearer <token>');
     }
-    await super.canActivate(context);
-    const principal = request.user as Principal;
-    if (!access)
-      throw new Error(`route ${context.getClass().name}.${context.getHandler().name} declares no scope`);
-    if (!principal.scopes.includes(access.scope)) throw AuthError.insufficientScope(access.scope);
-    return true;
+    const admit = (outcome: BearerOutcome): boolean => {
+      if ('refusal' in outcome) throw outcome.refusal;
+      request.user = outcome.principal;
+      if (!access)
+        throw new Error(`route ${context.getClass().name}.${context.getHandler().name} declares no scope`);
+      if (!outcome.principal.scopes.includes(access.scope)) throw AuthError.insufficientScope(access.scope);
+      return true;
+    };
+    const settled = settledBearerOutcome(request);
+    return settled ? admit(settled) : authenticateBearer(request, http.getResponse()).then(admit);
   }
 
-  override handleRequest<T>(error: unknown, principal: T): T {
-    if (error) throw error;
-    if (!principal) throw AuthError.invalidToken('send Authorization: Bearer <token>');
-    return principal;
+  private accessOf(context: ExecutionContext): RouteAccess | undefined {
+    const routes = context.getClass();
+    const handler = context.getHandler();
+    let byHandler = this.accessByRoute.get(routes);
+    if (!byHandler) this.accessByRoute.set(routes, (byHandler = new Map()));
+    if (!byHandler.has(handler)) {
+      byHandler.set(
+        handler,
+        this.reflector.getAllAndOverride<RouteAccess | undefined>(ACCESS_METADATA, [handler, routes]),
+      );
+    }
+    return byHandler.get(handler);
   }
 }

@@ -1,6 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { PassportModule } from '@nestjs/passport';
 import type { TokensRepository } from '@assistant/storage';
 import { TokenService, type TokenServiceOptions } from './token.service';
 import { BearerStrategy } from './bearer.strategy';
@@ -13,7 +12,6 @@ export class AuthModule {
     return {
       module: AuthModule,
       global: true,
-      imports: [PassportModule.register({ session: false })],
       providers: [
         { provide: TokenService, useValue: new TokenService(tokens, options) },
         BearerStrategy,

@@ -3,17 +3,18 @@ import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
 import { TokenService } from './token.service';
 import { AuthError } from './auth.errors';
+import { BEARER_STRATEGY } from './bearer-authentication';
 import type { Principal } from './principal';
 
+/** Verifies bearer tokens for passport; run once per request through `authenticateBearer`. */
 @Injectable()
-export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
+export class BearerStrategy extends PassportStrategy(Strategy, BEARER_STRATEGY) {
   constructor(@Inject(TokenService) private readonly tokens: TokenService) {
-    // With the request, to reuse the verification the rate-limit hook already made of the same secret.
-    super({ realm: 'assistant', passReqToCallback: true });
+    super({ realm: 'assistant' });
   }
 
-  async validate(request: object, secret: string): Promise<Principal> {
-    const principal = await this.tokens.verifyForRequest(request, secret);
+  async validate(secret: string): Promise<Principal> {
+    const principal = await this.tokens.verify(secret);
     if (!principal)
       throw AuthError.invalidToken('the token is not valid: it is malformed, unknown, revoked or expired');
     return principal;

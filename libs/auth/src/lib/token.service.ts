@@ -64,11 +64,6 @@ export class TokenService {
   private readonly cacheTtlMs: number;
   /** Bumped by every revocation, so that a verification that read the row before it does not cache it. */
   private revocations = 0;
-  /** request → the verification of its bearer secret; weak, so that it goes with the request. */
-  private readonly perRequest = new WeakMap<
-    object,
-    { secret: string; principal: Promise<Principal | null> }
-  >();
 
   private readonly oauth?: TokenServiceOptions['oauth'];
   private readonly onForget: (match: PrincipalMatch) => void;
@@ -119,18 +114,6 @@ export class TokenService {
     if (!principal || isExpired(principal, now)) return null;
     this.noteUse(principal, now);
     if (this.cacheTtlMs > 0 && revocationsBefore === this.revocations) this.remember(digest, principal, now);
-    return principal;
-  }
-
-  /**
-   * `verify`, at most once per request: the rate-limit hook verifies before routing (only a verified token gets
-   * a bucket of its own) and the bearer strategy after it; both get the same answer from one verification.
-   */
-  verifyForRequest(request: object, secret: string): Promise<Principal | null> {
-    const known = this.perRequest.get(request);
-    if (known?.secret === secret) return known.principal;
-    const principal = this.verify(secret);
-    this.perRequest.set(request, { secret, principal });
     return principal;
   }
 

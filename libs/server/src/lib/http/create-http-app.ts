@@ -3,20 +3,26 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { API_PREFIX, LIMITS } from '@assistant/contracts';
-import { TokenService } from '@assistant/auth';
+import { verifiedCaller } from '@assistant/auth';
 import type { ServerConfig } from '../config/server-config';
 import { AppModule } from '../app.module';
 import type { ServerParts } from '../server-parts';
 import { rateLimiter, RateLimits, type VerifyBearer } from '../rate-limit/rate-limit.hook';
 import { replyWithProblem, SEND_JSON } from './reply-problem';
-import { logRequests, loggerOptions, PinoNestLogger, requestLogController } from './logging';
+import {
+  lazyChildLogger,
+  logRequests,
+  loggerOptions,
+  PinoNestLogger,
+  requestLogController,
+} from './logging';
 import { routesOutsideApi } from '../routing/route.decorator';
 import { requestId } from './request-id';
 import { listeningUrl, PublicAddress } from './public-address';
 import { prepareReply } from './response-headers';
 import { answerClientError, answerFrameworkError } from './client-errors';
 import {
-  exemptEventStreamFromIdleTimeout,
+  exemptEventStreamsFromIdleTimeout,
   HTTP_TIMEOUTS,
   serverTimeoutOptions,
   type HttpTimeouts,
@@ -51,10 +57,9 @@ export async function createHttpApp(
   parts: ServerParts,
   timeouts: HttpTimeouts = HTTP_TIMEOUTS,
 ): Promise<NestFastifyApplication> {
-  // The limiter runs in Fastify's hooks, before Nest; it reaches the token service once the app exists.
-  const late: { tokens?: TokenService } = {};
-  const verify: VerifyBearer = async (request, secret) =>
-    late.tokens ? late.tokens.verifyForRequest(request, secret) : null;
+  // The limiter runs in Fastify's hooks, before Nest; passport knows the bearer strategy once the app exists.
+  const late = { strategyRegistered: false };
+  const verify: VerifyBearer = async (request) => (late.strategyRegistered ? verifiedCaller(request) : null);
   const limits = new RateLimits(parts.rateLimits, config.rateLimits);
   const limit = rateLimiter(limits, verify);
   const adapter: FastifyAdapter = new FastifyAdapter({
@@ -63,8 +68,12 @@ export async function createHttpApp(
     trustProxy: config.trustProxy,
     logger: loggerOptions(config.logLevel, parts.logDestination),
     logController: requestLogController(),
+    childLoggerFactory: lazyChildLogger,
     // Requests that arrive while the server drains get our own problem (below) instead of Fastify's plain 503.
     return503OnClosing: false,
+    // No Express-style middleware (the OAuth provider is mounted in a hook of its own): without middie, no request
+    // pays for its URL matching.
+    skipMiddie: true,
     ...serverTimeoutOptions(timeouts),
     // Requests that Node's parser or Fastify's router refuse still get a problem and the rate-limit headers.
     clientErrorHandler: answerClientError(limits, () => fastify.log),
@@ -89,10 +98,7 @@ export async function createHttpApp(
       });
     }
   });
-  fastify.addHook('preHandler', (request, _reply, done) => {
-    exemptEventStreamFromIdleTimeout(request);
-    done();
-  });
+  exemptEventStreamsFromIdleTimeout(fastify);
 
   // Nest logs through pino from the start. (Buffering its logs instead kept them in memory for ever: the buffer
   // is flushed by Nest's own listen(), and the server listens through Fastify directly.)
@@ -100,7 +106,8 @@ export async function createHttpApp(
     logger: new PinoNestLogger(fastify.log),
     abortOnError: false,
   });
-  late.tokens = app.get(TokenService);
+  // Nest made BearerStrategy, which registered itself with passport.
+  late.strategyRegistered = true;
   // Until ASSISTANT_PUBLIC_URL says otherwise, the server is reached where it listens (port 0: the one it got).
   const address = app.get(PublicAddress);
   fastify.addHook('onListen', async () => {

@@ -1,5 +1,6 @@
 import { startInProcessApp } from '../../testing/in-process-app';
-import { safeUrl } from './logging';
+import type { FastifyBaseLogger } from 'fastify';
+import { lazyChildLogger, safeUrl } from './logging';
 
 describe('safeUrl', () => {
   it.each([
@@ -31,4 +32,48 @@ it('never writes a token or search text from the URL to the log, even at info le
   } finally {
     await api.close();
   }
+});
+
+describe('lazyChildLogger', () => {
+  /** A parent logger that records the children it makes and the lines they write. */
+  function parentLogger() {
+    const lines: Array<{ bindings: object; level: string; line: unknown[] }> = [];
+    const made: object[] = [];
+    const logger = (bindings: object): FastifyBaseLogger => {
+      const write =
+        (level: string) =>
+        (...line: unknown[]) =>
+          lines.push({ bindings, level, line });
+      return {
+        level: 'info',
+        fatal: write('fatal'),
+        error: write('error'),
+        warn: write('warn'),
+        info: write('info'),
+        debug: write('debug'),
+        trace: write('trace'),
+        silent: () => undefined,
+        child: (childBindings: object) => {
+          made.push(childBindings);
+          return logger({ ...bindings, ...childBindings });
+        },
+      };
+    };
+    return { parent: logger({}), lines, made };
+  }
+
+  it("makes the request's child logger only when the request writes a line, then writes through it", () => {
+    const { parent, lines, made } = parentLogger();
+    const log = lazyChildLogger.call(null as never, parent, { request_id: 'req_1' }, {}, undefined as never);
+
+    expect(made).toEqual([]);
+    log.warn({ status_code: 503 }, 'request failed');
+    log.info('again');
+
+    expect(made).toEqual([{ request_id: 'req_1' }]);
+    expect(lines).toEqual([
+      { bindings: { request_id: 'req_1' }, level: 'warn', line: [{ status_code: 503 }, 'request failed'] },
+      { bindings: { request_id: 'req_1' }, level: 'info', line: ['again'] },
+    ]);
+  });
 });

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { API_PREFIX } from '@assistant/contracts';
-import { TokenService, type Principal } from '@assistant/auth';
+import { verifiedCaller, type Principal } from '@assistant/auth';
 import { SERVER_CONFIG } from '../core.module';
 import type { ServerConfig } from '../config/server-config';
 import { PublicAddress } from '../http/public-address';
@@ -44,7 +44,6 @@ export class McpEndpoint implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     private readonly catalog: ToolCatalog,
-    private readonly tokens: TokenService,
     private readonly address: PublicAddress,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     private readonly adapterHost: HttpAdapterHost,
@@ -105,7 +104,8 @@ export class McpEndpoint implements OnModuleInit, OnApplicationShutdown {
   private async principalOf(request: FastifyRequest): Promise<Principal | null> {
     const [scheme, secret] = (request.headers.authorization ?? '').split(' ');
     if (scheme?.toLowerCase() !== 'bearer' || !secret) return null;
-    const principal = await this.tokens.verifyForRequest(request, secret);
+    // Passport verified it as the request arrived (the rate limiter); this reads that outcome.
+    const principal = await verifiedCaller(request);
     // The rate limiter and the activity log read the caller where Nest's guard would have put it.
     if (principal) (request as FastifyRequest & { user?: Principal }).user = principal;
     return principal;

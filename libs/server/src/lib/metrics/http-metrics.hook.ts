@@ -1,14 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Histogram } from 'prom-client';
-import { ENDPOINTS, servedPath } from '@assistant/contracts';
 import type { ServerMetrics } from './server-metrics';
-
-/** The event-stream routes, as Fastify names them (`/api/v1/queries/:id/events`): from the contract. */
-const EVENT_STREAM_ROUTES = new Set(
-  ENDPOINTS.filter((endpoint) => endpoint.response.contentType === 'text/event-stream').map(
-    (endpoint) => `${endpoint.method} ${servedPath(endpoint).replace(/\{(\w+)\}/g, ':$1')}`,
-  ),
-);
+import { isEventStreamRoute as isEventStream } from '../http/event-stream-routes';
 
 /** A request no route matched (404, 405): one label value, not one per URL. */
 const UNMATCHED = 'unmatched';
@@ -29,9 +22,6 @@ export function recordHttpMetrics(fastify: FastifyInstance, metrics: ServerMetri
     }
     return child;
   };
-  const isEventStream = (method: string, route: string | undefined) =>
-    route !== undefined && EVENT_STREAM_ROUTES.has(`${method} ${route}`);
-
   // Callback hooks, not async ones: no promise per request.
   fastify.addHook('onRequest', (request, reply, done) => {
     if (isEventStream(request.method, request.routeOptions.url)) {

@@ -36,8 +36,11 @@ function bearerSecret(request: FastifyRequest): string | undefined {
   return parts?.length === 2 && /^Bearer$/i.test(parts[0]) ? parts[1] : undefined;
 }
 
-/** Verifies a request's bearer token, at most once per request (TokenService.verifyForRequest). */
-export type VerifyBearer = (request: FastifyRequest, secret: string) => Promise<Principal | null>;
+/**
+ * The caller whose bearer token passport verified (null: the token was refused); passport runs once per request,
+ * and the access guard reads the same outcome later (`verifiedCaller` of @assistant/auth).
+ */
+export type VerifyBearer = (request: FastifyRequest) => Promise<Principal | null>;
 
 /**
  * Whose bucket a request counts against: `core` per token and `queries` per user (SPEC §7), but only once the
@@ -49,8 +52,7 @@ async function callerKey(
   resource: RateLimitResource,
   verify: VerifyBearer,
 ): Promise<string> {
-  const secret = bearerSecret(request);
-  const principal = secret ? await verify(request, secret) : null;
+  const principal = bearerSecret(request) ? await verify(request) : null;
   if (!principal) return clientAddressKey(request.ip);
   return resource === 'queries' ? `usr:${principal.userId}` : `tok:${principal.tokenId}`;
 }

@@ -29,4 +29,17 @@ describe('MemoryRateLimitStore', () => {
     expect((await store.hit('forged-0', 3600)).count).toBe(1);
     await store.close();
   });
+
+  it('forgets a key once its window has ended: a key lives about as long as its window', async () => {
+    jest.useFakeTimers({ now: new Date('2026-01-01T10:00:00Z') });
+    const store = new MemoryRateLimitStore();
+    await store.hit('short-lived', 60);
+    await store.hit('long-lived', 3600);
+    jest.advanceTimersByTime(61_000);
+
+    await store.hit('long-lived', 3600);
+
+    expect(store.size).toBe(1);
+    await store.close();
+  });
 });

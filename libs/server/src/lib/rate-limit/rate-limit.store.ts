@@ -1,8 +1,3 @@
-import type { RateLimiterMemory as MemoryLimiter } from 'rate-limiter-flexible';
-
-/** The one limiter this store uses, not the package's index, which loads every store it has (~18 ms of start-up). */
-const RateLimiterMemory = require('rate-limiter-flexible/lib/RateLimiterMemory') as typeof MemoryLimiter;
-
 /**
  * Counts requests per key in fixed windows. The self-hosted server keeps the counts in memory; the hosted one
  * needs them shared between processes (rate-limiter-flexible's Redis limiter behind this same interface). The
@@ -21,39 +16,51 @@ export interface RateLimitStore {
  */
 export const MEMORY_STORE_MAX_KEYS = 100_000;
 
+/** One key's fixed window: how many requests it counted, and when it ends (ms since the epoch). */
+interface Window {
+  count: number;
+  resetAt: number;
+}
+
 /**
- * rate-limiter-flexible's memory limiter (each key expires with its window, on a timer of its own), with a bound
- * on the number of keys that it lacks: beyond `maxKeys`, the least recently counted key is forgotten. Forgetting
- * only ever lets a client start counting afresh, never blocks one that is within its limit.
+ * Fixed windows in a Map, bounded to `maxKeys`: beyond it, the least recently counted key is forgotten. Forgetting
+ * only ever lets a client start counting afresh, never blocks one that is within its limit. (rate-limiter-flexible's
+ * memory limiter, used before, made promises and a result object on every request, and a timer per key.)
  */
 export class MemoryRateLimitStore implements RateLimitStore {
-  // The points are irrelevant: `penalty` counts without deciding, the hook compares the count with the limit.
-  private readonly limiter = new RateLimiterMemory({ points: 1, duration: 1 });
-  /** The keys in the order they were last counted, oldest first. */
-  private readonly recent = new Set<string>();
+  /** The keys' windows in the order they were last counted, oldest first (counting moves a key to the end). */
+  private readonly windows = new Map<string, Window>();
 
   constructor(private readonly maxKeys = MEMORY_STORE_MAX_KEYS) {}
 
-  async hit(key: string, windowSeconds: number): Promise<{ count: number; resetAt: number }> {
-    const counted = await this.limiter.penalty(key, 1, { customDuration: windowSeconds });
-    this.recent.delete(key);
-    this.recent.add(key);
-    while (this.recent.size > this.maxKeys) await this.forget(this.recent.values().next().value as string);
-    return { count: counted.consumedPoints, resetAt: Date.now() + counted.msBeforeNext };
+  hit(key: string, windowSeconds: number): Promise<{ count: number; resetAt: number }> {
+    const now = Date.now();
+    let window = this.windows.get(key);
+    if (window === undefined || window.resetAt <= now) window = { count: 0, resetAt: now + windowSeconds * 1000 };
+    else this.windows.delete(key);
+    window.count += 1;
+    this.windows.set(key, window);
+    this.forgetOldest(now);
+    return Promise.resolve({ count: window.count, resetAt: window.resetAt });
   }
 
   /** How many keys are held at most right now (keys whose window ended may still be among them). */
   get size(): number {
-    return this.recent.size;
+    return this.windows.size;
   }
 
   async close(): Promise<void> {
-    // Deleting clears each key's expiry timer.
-    for (const key of [...this.recent]) await this.forget(key);
+    this.windows.clear();
   }
 
-  private async forget(key: string): Promise<void> {
-    this.recent.delete(key);
-    await this.limiter.delete(key);
+  /**
+   * Forgets the least recently counted keys while there are too many or their window has ended: a key lives about
+   * as long as its window. Stops at the first that stays, so a request pays for the keys it forgets, no more.
+   */
+  private forgetOldest(now: number): void {
+    for (const [key, window] of this.windows) {
+      if (this.windows.size <= this.maxKeys && window.resetAt > now) return;
+      this.windows.delete(key);
+    }
   }
 }
