@@ -22,6 +22,7 @@ export class QueriesController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const record = await this.queries.start(p, body);
+    await modelRequestWritten();
     this.streamer.stream(record.id, 0, reply);
   }
 
@@ -62,6 +63,17 @@ export class QueriesController {
   ): Promise<QueryResource> {
     return this.queries.present(await this.queries.confirm(p.userId, id, callId, body.approve));
   }
+}
+
+/**
+ * Resolves after the model request that `start` dispatched has been written (or, on a new connection, while it
+ * connects). undici writes a request on a reused keep-alive connection in the event loop's check phase (it first
+ * reads what the idle socket may have received, with a setImmediate), so whatever runs before then delays the
+ * model call: the stream's set-up (its headers and the replay of `query.created`, ~0.25 ms) waits for the next
+ * check phase instead, and is done while the model thinks. Events wait in the log meanwhile; none is lost.
+ */
+function modelRequestWritten(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function parseLastEventId(value: string): number {

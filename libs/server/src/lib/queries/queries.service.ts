@@ -88,16 +88,21 @@ export class QueriesService implements BeforeApplicationShutdown {
     const { userId } = principal;
     if (!this.accepting) throw shuttingDown();
     const model = await this.models.pick(body.model);
-    const { tools, withheld } = await this.catalog.forRun(principal, body.tools);
-    const release = await this.reserveRun(userId);
-    let context;
-    try {
-      context = await this.readContext(principal, body);
-    } catch (error) {
-      release();
-      throw error;
+    // Side by side: on PostgreSQL and Redis each is a round trip of its own. A refusal is the one the steps
+    // would give one after another (an unknown tool, then no run slot, then an unknown discussion).
+    const [runTools, slot, context] = await Promise.allSettled([
+      this.catalog.forRun(principal, body.tools),
+      this.reserveRun(userId),
+      this.readContext(principal, body),
+    ]);
+    if (runTools.status === 'rejected' || slot.status === 'rejected' || context.status === 'rejected') {
+      if (slot.status === 'fulfilled') slot.value();
+      throw firstFailure([runTools, slot, context]);
     }
-    const { discussionId, newDiscussionTitle, queryId, questionId, messageId, history, recalled } = context;
+    const { tools, withheld } = runTools.value;
+    const release = slot.value;
+    const { discussionId, newDiscussionTitle, queryId, questionId, messageId, history, recalled } =
+      context.value;
     const controller = new AbortController();
     const writes = new QuestionWrites(
       this.storage,
@@ -318,6 +323,11 @@ function interrupted(terminal: QueryEventBody): QueryEventBody {
   return terminal.type === 'query.incomplete' && terminal.reason === 'cancelled'
     ? { ...terminal, reason: 'interrupted' }
     : terminal;
+}
+
+/** Why the first of `steps` that failed failed (one of them did). */
+function firstFailure(steps: ReadonlyArray<PromiseSettledResult<unknown>>): unknown {
+  return steps.find((step): step is PromiseRejectedResult => step.status === 'rejected')?.reason;
 }
 
 function shuttingDown(): ApiError {

@@ -4,6 +4,9 @@
  * a question that cannot be stored fails the query with no answer stored, and an unknown discussion is still a
  * 404 before any stream starts.
  */
+import diagnostics from 'node:diagnostics_channel';
+import { createServer, ServerResponse, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { QueryEvent } from '@assistant/contracts';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
 
@@ -123,5 +126,108 @@ describe('the start of a query', () => {
     expect(events).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(appendMessage).not.toHaveBeenCalled();
+  });
+});
+
+describe('the refusals of a query start', () => {
+  let capped: InProcessApp;
+  beforeAll(async () => {
+    // One run at a time, and a paced built-in model: a run holds the account's only slot for a while.
+    capped = await startInProcessApp({
+      env: { ASSISTANT_MAX_CONCURRENT_QUERIES: '1', ASSISTANT_BUILTIN_PACING_MS: '5' },
+    });
+  });
+  afterAll(() => capped?.close());
+
+  const unknownDiscussion = 'dsc_01jx0000000000000000000000';
+  const post = (payload: Record<string, unknown>) =>
+    capped.inject({ method: 'POST', url: '/api/v1/queries', payload });
+
+  it('gives the run slot back when it refuses a query', async () => {
+    expect((await post({ text: 'hello', discussion_id: unknownDiscussion })).statusCode).toBe(404);
+    expect((await post({ text: 'hello', tools: ['no_such_tool'] })).statusCode).toBe(422);
+    const answered = await post({ text: 'hello' });
+    expect(answered.statusCode).toBe(200);
+    expect(answered.body).toContain('event: query.completed');
+  });
+
+  it('refuses as its checks come one after another: an unknown tool, then the cap, then an unknown discussion', async () => {
+    const running = await fetch(`${await capped.listen()}/api/v1/queries`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${capped.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'hello' }),
+    });
+    expect(running.status).toBe(200);
+    const refused = await post({ text: 'hello', tools: ['no_such_tool'], discussion_id: unknownDiscussion });
+    expect(refused.json()).toMatchObject({ code: 'validation_failed' });
+    expect((await post({ text: 'hello', discussion_id: unknownDiscussion })).json()).toMatchObject({
+      code: 'rate_limited',
+    });
+    await running.text();
+    expect((await post({ text: 'hello', discussion_id: unknownDiscussion })).json()).toMatchObject({
+      code: 'not_found',
+    });
+  });
+});
+
+describe('the model call of a query start', () => {
+  let model: Server;
+  let viaModel: InProcessApp;
+  beforeAll(async () => {
+    // An OpenAI-compatible model that answers at once.
+    model = createServer((request, response) => {
+      request.resume().on('end', () => {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end(
+          [
+            '{"choices":[{"index":0,"delta":{"content":"Hi."}}]}',
+            '{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}',
+            '[DONE]',
+          ]
+            .map((data) => `data: ${data}\n\n`)
+            .join(''),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+    viaModel = await startInProcessApp({
+      env: {
+        ASSISTANT_MODEL: 'openai-compatible:stub',
+        ASSISTANT_MODEL_BASE_URL: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`,
+      },
+    });
+  });
+  afterAll(async () => {
+    await viaModel?.close();
+    await new Promise((resolve) => model?.close(resolve));
+  });
+
+  it("writes the model's request before the stream's headers, which it sends while the model thinks", async () => {
+    const order: string[] = [];
+    const modelRequestWritten = () => order.push('model request');
+    diagnostics.subscribe('undici:client:sendHeaders', modelRequestWritten);
+    const writeHead = ServerResponse.prototype.writeHead;
+    jest.spyOn(ServerResponse.prototype, 'writeHead').mockImplementation(function (
+      this: ServerResponse,
+      ...args: Parameters<typeof writeHead>
+    ) {
+      if (this.req?.url === '/api/v1/queries') order.push('stream headers');
+      return writeHead.apply(this, args);
+    });
+    try {
+      // The second query reuses the kept-alive connection to the model (the first one opens it).
+      for (const _ of [1, 2]) {
+        order.length = 0;
+        const answer = await viaModel.inject({
+          method: 'POST',
+          url: '/api/v1/queries',
+          payload: { text: 'hi' },
+        });
+        expect(answer.body).toContain('event: query.completed');
+      }
+      expect(order).toEqual(['model request', 'stream headers']);
+    } finally {
+      diagnostics.unsubscribe('undici:client:sendHeaders', modelRequestWritten);
+    }
   });
 });

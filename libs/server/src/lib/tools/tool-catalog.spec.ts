@@ -5,6 +5,7 @@ import type { ServerConfig } from '../config/server-config';
 import type { ActiveConnection } from './connection-source';
 import { DriverPool } from './driver-pool';
 import { ToolCatalog } from './tool-catalog';
+import type { ClusterBus } from '../cluster/cluster-bus';
 
 /** A home family with a counting provider: how often the catalogue opens and closes its drivers. */
 function countingHome() {
@@ -99,6 +100,34 @@ function catalogWith(connections: Record<string, ActiveConnection[]>, families?:
 
 const everything = { scopes: ['read:home', 'write:home', 'read:memories'] as const };
 
+/** A cluster bus whose messages from other instances the test sends, and a family whose tools it changes. */
+function fakeBus() {
+  let toolsChanged: (message: { userId: string }) => void = () => undefined;
+  let reconnect: () => void = () => undefined;
+  let customChanged: () => void = () => undefined;
+  const bus = {
+    publish: () => undefined,
+    subscribe: (_topic: string, handler: typeof toolsChanged) => {
+      toolsChanged = handler;
+      return () => undefined;
+    },
+    onReconnect: (listener: () => void) => {
+      reconnect = listener;
+      return () => undefined;
+    },
+    close: async () => undefined,
+  } as unknown as ClusterBus;
+  return Object.assign(bus, {
+    onToolsChanged: (listener: () => void) => {
+      customChanged = listener;
+      return () => undefined;
+    },
+    peerChanged: (userId: string) => toolsChanged({ userId }),
+    reconnected: () => reconnect(),
+    customToolsChanged: () => customChanged(),
+  });
+}
+
 describe('ToolCatalog', () => {
   it("connects an account's tools to its own connections, and never to another account's", async () => {
     const { catalog } = catalogWith({ ada: [hub('con_ada')] });
@@ -147,6 +176,7 @@ describe('ToolCatalog', () => {
     await callState();
     expect(stats.opened).toBe(1);
     connections.ada = [hub('con_ada', new Date(2))];
+    catalog.notifyChanged('ada');
     await callState();
     expect(stats.opened).toBe(2);
     await catalog.onApplicationShutdown();
@@ -166,6 +196,58 @@ describe('ToolCatalog', () => {
     const [first] = await catalog.list('ada');
     expect(first).toMatchObject({ family: 'home', scope: 'read:home', side_effects: false });
     expect(first.input_schema).toMatchObject({ type: 'object' });
+    await catalog.onApplicationShutdown();
+  });
+
+  it("reads an account's connections once until its tools change: here, on another instance, or while the bus was away", async () => {
+    const reads: string[] = [];
+    const connections: Record<string, ActiveConnection[]> = { ada: [hub('con_ada')] };
+    const bus = fakeBus();
+    const custom = {
+      ...memoryLike,
+      name: 'custom',
+      onToolsChanged: bus.onToolsChanged,
+    } as unknown as ToolFamily;
+    const catalog = new ToolCatalog(
+      [memoryLike as ToolFamily, countingHome().family, custom],
+      {
+        activeConnections: async (userId) => {
+          reads.push(userId);
+          return connections[userId] ?? [];
+        },
+      },
+      {} as Storage,
+      config('hosted'),
+      bus,
+    );
+    const names = async (userId: string) =>
+      (await catalog.forRun({ userId, ...everything })).tools.map((t) => t.name);
+    expect(await names('ada')).toEqual([
+      'home_get_state',
+      'home_set_state',
+      'memory_search',
+      'memory_search',
+    ]);
+    await names('ada');
+    await catalog.list('ada');
+    await names('bob');
+    expect(reads).toEqual(['ada', 'bob']);
+
+    connections.ada = [];
+    catalog.notifyChanged('ada');
+    expect(await names('ada')).toEqual(['memory_search', 'memory_search']);
+    await names('bob');
+    expect(reads).toEqual(['ada', 'bob', 'ada']);
+
+    bus.peerChanged('bob');
+    await names('bob');
+    bus.reconnected();
+    await names('ada');
+    await names('bob');
+    await names('bob');
+    bus.customToolsChanged();
+    await names('bob');
+    expect(reads).toEqual(['ada', 'bob', 'ada', 'bob', 'ada', 'bob', 'bob']);
     await catalog.onApplicationShutdown();
   });
 

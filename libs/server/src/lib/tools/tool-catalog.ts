@@ -22,13 +22,16 @@ import type { ServerConfig } from '../config/server-config';
 import { ApiError } from '../http/api-error';
 import { CONNECTION_SOURCE, type ActiveConnection, type ConnectionSource } from './connection-source';
 import { DriverPool } from './driver-pool';
+import { AccountToolsCache } from './account-tools-cache';
 import { CLUSTER_BUS } from '../cluster/cluster-tokens';
 import type { ClusterBus } from '../cluster/cluster-bus';
 
 export const TOOL_FAMILIES = Symbol('TOOL_FAMILIES');
 
-/** How long an opened driver (an IMAP session) is kept for the next question. */
+/** How long an opened driver (an IMAP session) is kept for the next question; an account's built tools too. */
 const DRIVER_IDLE_MS = 60_000;
+/** How many accounts' built tools are kept at most (the most recently built). */
+const KEPT_ACCOUNTS = 1_000;
 
 /** What a run may use: its tools with their drivers, and the account's other tools with the reason each is withheld. */
 export interface RunTools {
@@ -47,6 +50,8 @@ export interface RunTools {
 export class ToolCatalog implements OnApplicationShutdown {
   private readonly logger = new Logger('ToolCatalog');
   private readonly pool = new DriverPool(DRIVER_IDLE_MS);
+  /** Each account's tools as `accountTools` built them, until they change. */
+  private readonly built = new AccountToolsCache<ConnectedTool[]>(DRIVER_IDLE_MS, KEPT_ACCOUNTS);
   private readonly changes = new EventEmitter();
   private readonly shutdown = new AbortController();
   /** The drivers of the families this server serves itself (no provider): memory over its storage. */
@@ -64,8 +69,14 @@ export class ToolCatalog implements OnApplicationShutdown {
     // One listener per connected MCP client and account: many are expected.
     this.changes.setMaxListeners(0);
     this.unwatch = families.flatMap((family) => family.onToolsChanged?.(() => this.notifyAllChanged()) ?? []);
-    // A connection changed on another instance: this instance's MCP sessions of the account hear it too.
-    if (bus) this.unwatch.push(bus.subscribe('tools.changed', ({ userId }) => this.changes.emit(userId)));
+    if (bus) {
+      this.unwatch.push(
+        // A connection changed on another instance: this instance's MCP sessions of the account hear it too.
+        bus.subscribe('tools.changed', ({ userId }) => this.changed(userId)),
+        // Changes made elsewhere while the bus was away were missed: every account's tools are built again.
+        bus.onReconnect(() => this.built.forgetAll()),
+      );
+    }
   }
 
   /** The tools a query of this principal may use; `only` is the query's `tools` list (unknown names are a 422). */
@@ -74,7 +85,7 @@ export class ToolCatalog implements OnApplicationShutdown {
     only?: readonly string[],
   ): Promise<RunTools> {
     if (only) this.assertKnown(only);
-    const account = await this.accountTools(principal.userId);
+    const account = await this.builtTools(principal.userId);
     return {
       tools: allowedTools(account, principal.scopes, only),
       withheld: withheldTools(account, principal.scopes, only),
@@ -84,7 +95,7 @@ export class ToolCatalog implements OnApplicationShutdown {
   /** The whole catalogue, with `active` for the tools this account has (`GET /tools`). */
   async list(userId: string): Promise<ToolInfo[]> {
     // Connecting nothing: drivers open only when a tool is called.
-    const active = new Set((await this.accountTools(userId)).map((tool) => tool.name));
+    const active = new Set((await this.builtTools(userId)).map((tool) => tool.name));
     return this.families
       .flatMap((family) =>
         family.tools.map((tool) => ({
@@ -108,12 +119,18 @@ export class ToolCatalog implements OnApplicationShutdown {
 
   /** Called by the connections resource after it adds, changes or removes one of the account's connections. */
   notifyChanged(userId: string): void {
-    this.changes.emit(userId);
+    this.changed(userId);
     this.bus?.publish('tools.changed', { userId });
+  }
+
+  private changed(userId: string): void {
+    this.built.forget(userId);
+    this.changes.emit(userId);
   }
 
   /** Every account's tools changed (a family's own, such as the custom tools of this server). */
   private notifyAllChanged(): void {
+    this.built.forgetAll();
     for (const userId of this.changes.eventNames()) this.changes.emit(userId);
   }
 
@@ -121,6 +138,11 @@ export class ToolCatalog implements OnApplicationShutdown {
     this.unwatch.forEach((stop) => stop());
     this.shutdown.abort();
     await this.pool.closeAll();
+  }
+
+  /** The account's tools as last built, or built now (see `accountTools`). */
+  private builtTools(userId: string): Promise<ConnectedTool[]> {
+    return this.built.get(userId, () => this.accountTools(userId));
   }
 
   /**
