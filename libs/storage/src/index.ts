@@ -18,7 +18,12 @@ export type { TokensRepository, NewToken } from './lib/repositories/tokens.repos
 export type { DiscussionsRepository, NewMessage } from './lib/repositories/discussions.repository';
 export type { MemoriesRepository, NewMemory } from './lib/repositories/memories.repository';
 export { QueryEntity } from './lib/entities/query.entity';
-export type { QueriesRepository, NewQuery, StoredQuery } from './lib/repositories/queries.repository';
+export type {
+  QueriesRepository,
+  NewQuery,
+  StoredQuery,
+  EventToStore,
+} from './lib/repositories/queries.repository';
 export { tryLockFile, type ProcessLock } from './lib/process-lock';
 export type {
   ConnectionsRepository,

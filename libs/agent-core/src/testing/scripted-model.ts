@@ -7,6 +7,7 @@ import type {
   LanguageModelV3CallOptions,
   LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
+import { withPushParts, type PushParts } from '../lib/models/pushed-parts';
 
 export interface ScriptedTurn {
   /** Streamed as one text delta per element. */
@@ -25,8 +26,17 @@ export interface ScriptedModel extends LanguageModelV3 {
   readonly calls: LanguageModelV3CallOptions[];
 }
 
-/** Plays `turns` in order; once they are used up, every further call replays the last one. */
-export function scriptedModel(turns: readonly ScriptedTurn[]): ScriptedModel {
+/** How a model hands over its parts: a web stream (any provider), or pushed as well (ours: see pushed-parts). */
+export type PartDelivery = 'stream' | 'pushed';
+
+/**
+ * Plays `turns` in order; once they are used up, every further call replays the last one. `pushed`: the result
+ * pushes its parts, one per macrotask as a socket would deliver them, and its stream fails.
+ */
+export function scriptedModel(
+  turns: readonly ScriptedTurn[],
+  delivery: PartDelivery = 'stream',
+): ScriptedModel {
   const calls: LanguageModelV3CallOptions[] = [];
   const model: ScriptedModel = {
     specificationVersion: 'v3',
@@ -67,15 +77,37 @@ export function scriptedModel(turns: readonly ScriptedTurn[]): ScriptedModel {
           },
         });
       }
-      return {
-        stream: new ReadableStream({
-          start(controller) {
-            for (const part of parts) controller.enqueue(part);
-            controller.close();
-          },
-        }),
-      };
+      if (delivery === 'pushed') {
+        // Its stream fails: a run that reads it rather than the pushed parts shows.
+        const unread = new ReadableStream<LanguageModelV3StreamPart>({
+          start: (controller) => controller.error(new Error('the parts are pushed')),
+        });
+        return withPushParts({ stream: unread }, pushedOneByOne(parts));
+      }
+      const stream = new ReadableStream<LanguageModelV3StreamPart>({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      });
+      return { stream };
     },
   };
   return model;
+}
+
+/** Pushes `parts` one per macrotask, then ends; stopping stops them. */
+function pushedOneByOne(parts: readonly LanguageModelV3StreamPart[]): PushParts {
+  return (sink) => {
+    let next = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const deliver = (): void => {
+      if (next < parts.length) {
+        sink.part(parts[next++]);
+        timer = setTimeout(deliver, 0);
+      } else sink.end();
+    };
+    timer = setTimeout(deliver, 0);
+    return () => clearTimeout(timer);
+  };
 }

@@ -64,6 +64,13 @@ describe.each(['sqlite', 'postgres'] as const)('queries and their events on %s',
     expect(await storage.queries.get(newId('query'))).toBeNull();
   });
 
+  it("stores an event's JSON as its caller made it (the stream's frame): it is not made again", async () => {
+    const id = await newQuery();
+    const framed = { ...delta(1), delta: 'as framed' };
+    await storage.queries.appendEvents([{ queryId: id, event: delta(1), json: JSON.stringify(framed) }]);
+    expect(await storage.queries.events(id, 0)).toEqual([framed]);
+  });
+
   it('tells orphans (no heartbeat for a while) from queries whose process lives, and lets one sweeper claim each', async () => {
     const t0 = new Date(Date.now() - 120_000);
     const alive = await newQuery('runner_alive', t0);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { Dialect } from './data-source-options';
 
 /** How many prepared SQLite statements are kept: the repositories' fixed texts, with room for their variants. */
@@ -26,18 +26,17 @@ export interface QueryOptions {
 
 /** The part of pg's pool the plain reads use. */
 interface PostgresPool {
-  query<Row>(query: { name: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }>;
+  /** Without a name, the statement is parsed and planned with its values each time. */
+  query<Row>(query: { name?: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }>;
 }
 
 /**
  * Plain SQL for the hot reads. TypeORM's query builder costs about 0.1 ms of CPU to build a query, more than
  * SQLite takes to run it, so the queries every request makes are written out here, once, with `?`
- * placeholders that become `$1, $2…` on PostgreSQL. Entity writes, transactions and schema go through TypeORM.
+ * placeholders that become `$1, $2…` on PostgreSQL. The rarer entity writes and the schema go through TypeORM.
  */
 export class Sql {
   private readonly numbered = new Map<string, string>();
-  /** SQLite's transactions, one after another (see `transaction`). */
-  private sqliteTransactions: Promise<unknown> = Promise.resolve();
   /** SQLite's prepared statements by text; reads run on them directly (see `query`). */
   private readonly sqliteStatements = new Map<string, Statement>();
   /** PostgreSQL's names of the prepared reads, by their `?` text. */
@@ -49,15 +48,30 @@ export class Sql {
   ) {}
 
   /**
-   * Runs `work` in a transaction. TypeORM drives SQLite through one connection, where a second BEGIN while one
-   * transaction is open fails ("cannot start a transaction within a transaction"): on SQLite, transactions
-   * therefore wait for each other. PostgreSQL's pool gives each its own connection.
+   * Runs writes as one transaction, in order. On SQLite they run at once, in one synchronous better-sqlite3
+   * transaction on TypeORM's one connection (a savepoint when a TypeORM transaction is open there, as a
+   * statement of `query` would join it), so no other statement can come between them; on PostgreSQL, in a
+   * transaction of the pool. Plain SQL throughout: TypeORM's query builder and query runner cost more than
+   * SQLite takes to write a row.
    */
-  transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    if (this.dialect === 'postgres') return this.dataSource.transaction(work);
-    const run = this.sqliteTransactions.then(() => this.dataSource.transaction(work));
-    this.sqliteTransactions = run.catch(() => undefined);
-    return run;
+  writeTogether(statements: ReadonlyArray<{ sql: string; params: unknown[] }>): Promise<void> {
+    if (this.dialect === 'sqlite') {
+      try {
+        const prepared = statements.map(({ sql, params }) => ({
+          statement: this.sqliteStatement(sql),
+          params,
+        }));
+        this.sqliteConnection().transaction(() => {
+          for (const { statement, params } of prepared) statement.run(...params);
+        })();
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return this.dataSource.transaction(async (tx) => {
+      for (const { sql, params } of statements) await tx.query(this.toPostgres(sql), params);
+    });
   }
 
   /**
@@ -81,7 +95,9 @@ export class Sql {
       }
     }
     const name = READ_ONLY.test(sql) && !options.planEachTime ? this.postgresName(sql) : undefined;
-    if (name === undefined) return this.dataSource.query(this.toPostgres(sql), params);
+    // A search planned each time runs unnamed on the pool, also without TypeORM's query runner.
+    if (name === undefined && !options.planEachTime)
+      return this.dataSource.query(this.toPostgres(sql), params);
     // TypeORM's PostgreSQL driver keeps its pg pool as `master`.
     const pool = (this.dataSource.driver as unknown as { master: PostgresPool }).master;
     return pool
@@ -95,13 +111,11 @@ export class Sql {
 
   /** Runs a write and returns how many rows it changed (the two drivers report it in different shapes). */
   async execute(sql: string, params: unknown[]): Promise<number> {
+    // SQLite: on its prepared statement, as `query` runs it (TypeORM's query runner prepares it every time).
+    if (this.dialect === 'sqlite') return this.sqliteStatement(sql).run(...params).changes;
     const runner = this.dataSource.createQueryRunner();
     try {
-      const result = await runner.query(
-        this.dialect === 'postgres' ? this.toPostgres(sql) : sql,
-        params,
-        true,
-      );
+      const result = await runner.query(this.toPostgres(sql), params, true);
       return result.affected ?? 0;
     } finally {
       await runner.release();
@@ -132,15 +146,17 @@ export class Sql {
   private sqliteStatement(sql: string): Statement {
     let statement = this.sqliteStatements.get(sql);
     if (statement === undefined) {
-      // TypeORM's better-sqlite3 driver holds the one connection it opened (with WAL and the pragmas).
-      const connection = (this.dataSource.driver as unknown as { databaseConnection: Database })
-        .databaseConnection;
-      statement = connection.prepare(sql);
+      statement = this.sqliteConnection().prepare(sql);
       if (this.sqliteStatements.size >= SQLITE_STATEMENTS_KEPT)
         this.sqliteStatements.delete(this.sqliteStatements.keys().next().value as string);
       this.sqliteStatements.set(sql, statement);
     }
     return statement;
+  }
+
+  /** TypeORM's better-sqlite3 driver holds the one connection it opened (with WAL and the pragmas). */
+  private sqliteConnection(): Database {
+    return (this.dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
   }
 
   private toPostgres(sql: string): string {

@@ -3,14 +3,15 @@ import { zodSchema } from 'ai';
 import { APICallError } from '@ai-sdk/provider';
 import { connectTool, defineTool, type ConnectedTool } from '@assistant/tool-kit';
 import { fakeMemoryTools, type FakeMemory } from '../../testing/fake-memory-family';
-import { scriptedModel, type ScriptedTurn } from '../../testing/scripted-model';
+import { withPushParts } from '../models/pushed-parts';
+import { scriptedModel, type PartDelivery, type ScriptedTurn } from '../../testing/scripted-model';
 import type { RunInput } from './run-query';
 import { runOn } from '../../testing/run-builtin';
 import { toolInputJsonSchema } from './tool-schemas';
 
 /** One run on a scripted model; its events, and the model (with what each of its calls was given). */
-async function run(turns: ScriptedTurn[], overrides: Partial<RunInput> = {}) {
-  const model = scriptedModel(turns);
+async function runWith(delivery: PartDelivery, turns: ScriptedTurn[], overrides: Partial<RunInput> = {}) {
+  const model = scriptedModel(turns, delivery);
   const events = await runOn(model, 'scripted', 'the question', overrides);
   return { events, model, types: events.map((e) => e.type) };
 }
@@ -21,7 +22,11 @@ const call = (id: string, tool: string, input: unknown) => ({
   input: typeof input === 'string' ? input : JSON.stringify(input),
 });
 
-describe('the step loop', () => {
+// The same run whether the model's parts come from its web stream or are pushed (our own provider).
+describe.each(['stream', 'pushed'] as const)('the step loop (parts %s)', (delivery) => {
+  const run = (turns: ScriptedTurn[], overrides: Partial<RunInput> = {}) =>
+    runWith(delivery, turns, overrides);
+
   it('goes model → tools → model until a step asks for none, each request carrying the steps before it', async () => {
     const memory: FakeMemory = { saved: [] };
     const { events, model, types } = await run(
@@ -263,7 +268,11 @@ describe('the step loop', () => {
 
   it('stops a model that goes quiet even when it ignores the abort: model_unavailable', async () => {
     const deaf = scriptedModel([]);
-    deaf.doStream = async () => ({ stream: new ReadableStream({ start: () => undefined }) });
+    // Never a part, and deaf to being stopped.
+    deaf.doStream = async () => {
+      const result = { stream: new ReadableStream({ start: () => undefined }) };
+      return delivery === 'pushed' ? withPushParts(result, () => () => undefined) : result;
+    };
     const { events } = await run([], { model: deaf, limits: { modelIdleMs: 50 } });
     expect(events.at(-1)).toMatchObject({
       type: 'query.failed',

@@ -3,6 +3,7 @@ import { newId, type Storage } from '@assistant/storage';
 import { openTestStorage } from '@assistant/storage/testing';
 import { DurableQueryEventLog } from './durable-query-event-log';
 import { MemoryQueryEventLog } from './query-event-log';
+import { frameOf } from './sse-stream';
 
 const FLUSH_MS = 40;
 
@@ -82,6 +83,27 @@ describe('DurableQueryEventLog on SQLite', () => {
         Array.from({ length: 50 }, (_, i) => i + 1),
       );
     } finally {
+      appendEvents.mockRestore();
+    }
+  });
+
+  it('stores the JSON its streams framed each event with: an event is serialized once', async () => {
+    const appendEvents = jest.spyOn(storage.queries, 'appendEvents');
+    const stringify = jest.spyOn(JSON, 'stringify');
+    try {
+      const log = processLog();
+      const id = await openQuery(log);
+      const frames: string[] = [];
+      await log.subscribe(id, 0, (event) => frames.push(frameOf(event)));
+      stringify.mockClear();
+      log.append(id, delta('once'));
+      expect(stringify).toHaveBeenCalledTimes(1);
+      await until(async () => appendEvents.mock.calls.length > 0, FLUSH_MS * 3);
+      const [[stored]] = appendEvents.mock.calls.map(([events]) => events);
+      expect(frames).toEqual([`id: 1\nevent: output_text.delta\ndata: ${stored.json}\n\n`]);
+      expect(await storage.queries.events(id, 0)).toEqual([{ ...delta('once'), sequence_number: 1 }]);
+    } finally {
+      stringify.mockRestore();
       appendEvents.mockRestore();
     }
   });

@@ -1,5 +1,6 @@
 import { isTerminalEvent, type QueryEvent, type QueryEventBody } from '@assistant/contracts';
-import type { QueriesRepository, StoredQuery } from '@assistant/storage';
+import type { EventToStore, QueriesRepository, StoredQuery } from '@assistant/storage';
+import { eventJson } from './event-json';
 import {
   endStatusOf,
   type NewQueryRecord,
@@ -34,9 +35,8 @@ export interface DurableQueryEventLogOptions {
  */
 const MAX_RETRIED_EVENTS = 100_000;
 
-interface PendingWrite {
-  queryId: string;
-  event: QueryEvent;
+interface PendingWrite extends EventToStore {
+  /** When its query ended, for a terminal event. */
   at?: Date;
 }
 
@@ -89,7 +89,8 @@ export class DurableQueryEventLog implements QueryEventLog {
   append(queryId: string, body: QueryEventBody): QueryEvent {
     if (this.ending.has(queryId)) throw new Error(`query ${queryId} has already ended`);
     const event = this.live.append(queryId, body);
-    this.pending.push({ queryId, event });
+    // Its JSON is made already if a stream framed it (or Redis took it): the write stores that text.
+    this.pending.push({ queryId, event, json: eventJson(event) });
     this.flushSoon();
     return event;
   }
@@ -156,7 +157,7 @@ export class DurableQueryEventLog implements QueryEventLog {
    * writing an event twice is harmless (appendEvents skips stored ones; `end` changes an ended query no more),
    * losing one would leave a hole in the stored stream, or a query "running" for ever.
    */
-  private flush(terminal?: Required<PendingWrite>): Promise<void> {
+  private flush(terminal?: PendingWrite & { at: Date }): Promise<void> {
     this.stopFlushTimer();
     const batch = this.pending.splice(0);
     if (terminal) batch.push(terminal);

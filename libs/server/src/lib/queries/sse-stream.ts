@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { QueryEvent } from '@assistant/contracts';
+import { eventJson } from './event-json';
 
 /**
  * The last frame made, and its event. A query's subscribers get each event one after the other, so this one entry
@@ -11,7 +12,7 @@ let lastFrame = '';
 /** The `id` / `event` / `data` frame of an event (SPEC §4). */
 export function frameOf(event: QueryEvent): string {
   if (event !== lastEvent) {
-    lastFrame = `id: ${event.sequence_number}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+    lastFrame = `id: ${event.sequence_number}\nevent: ${event.type}\ndata: ${eventJson(event)}\n\n`;
     lastEvent = event;
   }
   return lastFrame;
@@ -28,6 +29,7 @@ export function frameOf(event: QueryEvent): string {
 export class SseStream {
   private readonly ping: NodeJS.Timeout;
   private ended = false;
+  private wrote = false;
 
   constructor(
     private readonly reply: FastifyReply,
@@ -43,7 +45,11 @@ export class SseStream {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    reply.raw.flushHeaders();
+    // The headers leave with the first frame, written within this tick when events are replayed at once: one
+    // socket write less per stream. With nothing to replay yet (a query held elsewhere), they leave alone, next.
+    setImmediate(() => {
+      if (!this.wrote && !this.ended) reply.raw.flushHeaders();
+    });
     this.ping = setInterval(() => this.writeRaw(': ping\n\n'), pingIntervalMs);
     this.ping.unref();
     reply.raw.on('close', () => {
@@ -63,7 +69,9 @@ export class SseStream {
   }
 
   private writeRaw(chunk: string): void {
-    if (!this.ended) this.reply.raw.write(chunk);
+    if (this.ended) return;
+    this.wrote = true;
+    this.reply.raw.write(chunk);
   }
 
   private stop(): void {

@@ -96,6 +96,24 @@ it('hands another instance the record and exactly the events after its Last-Even
   expect(b.followedStreams).toBe(0);
 });
 
+it("gives a running query's event stream its lifetime once, with its first events, not every tick", async () => {
+  await a.open(record('qry_3'));
+  const stream = redisB.key('query', 'qry_3', 'events');
+  a.append('qry_3', delta('a'));
+  await tick();
+  await tick();
+  expect(await redisB.command.ttl(stream)).toBeGreaterThan(590);
+  // Taken away (as nothing else would): the next ticks' events do not give it again.
+  await redisB.command.persist(stream);
+  a.append('qry_3', delta('b'));
+  await tick();
+  await tick();
+  expect((await b.events('qry_3')).map((e) => e.sequence_number)).toEqual([1, 2]);
+  expect(await redisB.command.ttl(stream)).toBe(-1);
+  await a.end('qry_3', { type: 'query.incomplete', reason: 'cancelled' });
+  expect(await redisB.command.ttl(stream)).toBeGreaterThan(14 * 60);
+});
+
 it('writes the terminal event and the ended status together, and keeps both for 15 minutes', async () => {
   await a.open(record('qry_2'));
   a.append('qry_2', {

@@ -17,6 +17,7 @@ import {
 import { redisUnavailable, type RedisConnections } from './redis-connections';
 import { RedisStreamFollower } from './redis-stream-follower';
 import { EVENT_FIELD, eventsOfEntries, streamId, type StreamEntry } from './redis-query-keys';
+import { eventJson } from '../queries/event-json';
 
 /** SPEC §4: a finished query stays replayable for at least 15 minutes. */
 const RETENTION_SECONDS = 15 * 60;
@@ -36,7 +37,8 @@ export interface RedisQueryEventLogOptions {
 }
 
 interface PendingWrites {
-  events: QueryEvent[];
+  /** Each event's sequence number and JSON text. */
+  events: Array<{ sequenceNumber: number; json: string }>;
   status: QueryStatus;
 }
 
@@ -58,6 +60,11 @@ export class RedisQueryEventLog implements QueryEventLog {
   private pending = new Map<string, PendingWrites>();
   /** The status of each query this process runs, as its events change it (awaiting a confirmation or not). */
   private readonly statuses = new Map<string, QueryStatus>();
+  /**
+   * Queries whose event stream has its running TTL in Redis: given once, with the stream's first events, not with
+   * every tick's (a third of the commands a token cost).
+   */
+  private readonly streamsWithTtl = new Set<string>();
   private flushScheduled = false;
   /** Whether the last write failed, so that an outage is logged once, not once per tick. */
   private failing = false;
@@ -99,7 +106,8 @@ export class RedisQueryEventLog implements QueryEventLog {
     const event = this.local.append(queryId, body);
     let writes = this.pending.get(queryId);
     if (!writes) this.pending.set(queryId, (writes = { events: [], status: 'running' }));
-    writes.events.push(event);
+    // Its JSON was made as its streams framed it (eventJson): sent as that text.
+    writes.events.push({ sequenceNumber: event.sequence_number, json: eventJson(event) });
     const status = statusAfter(this.statuses.get(queryId) ?? 'running', body);
     this.statuses.set(queryId, status);
     writes.status = status;
@@ -134,6 +142,7 @@ export class RedisQueryEventLog implements QueryEventLog {
       this.options.onError(error, 'could not record the end of a query in Redis');
     }
     this.statuses.delete(queryId);
+    this.streamsWithTtl.delete(queryId);
     return this.local.end(queryId, terminal, at);
   }
 
@@ -195,14 +204,24 @@ export class RedisQueryEventLog implements QueryEventLog {
     });
   }
 
-  /** Sends every pending event, with each query's status and lifetime, as one pipeline. */
+  /** Sends every pending event, with each query's status (and its stream's lifetime, once), as one pipeline. */
   private flush(): Promise<void> {
     if (this.pending.size === 0) return Promise.resolve();
     const batch = this.pending;
     this.pending = new Map();
     const pipeline = this.redis.command.pipeline();
-    for (const [queryId, writes] of batch) this.queue(pipeline, queryId, writes);
-    return this.sent(pipeline);
+    const givenTtl: string[] = [];
+    for (const [queryId, writes] of batch) {
+      this.queue(pipeline, queryId, writes);
+      if (!this.streamsWithTtl.has(queryId)) {
+        pipeline.expire(this.streamKey(queryId), this.options.runningTtlSeconds);
+        givenTtl.push(queryId);
+      }
+    }
+    // Only a pipeline that went through gave its streams their TTL; after a failure the next one gives it.
+    return this.sent(pipeline).then(() => {
+      for (const queryId of givenTtl) if (this.statuses.has(queryId)) this.streamsWithTtl.add(queryId);
+    });
   }
 
   private async sent(pipeline: ChainableCommander): Promise<void> {
@@ -222,13 +241,12 @@ export class RedisQueryEventLog implements QueryEventLog {
     const stream = this.streamKey(queryId);
     const key = this.recordKey(queryId);
     for (const event of writes.events) {
-      pipeline.xadd(stream, streamId(event.sequence_number), EVENT_FIELD, JSON.stringify(event));
+      pipeline.xadd(stream, streamId(event.sequenceNumber), EVENT_FIELD, event.json);
     }
     pipeline.hset(key, {
       status: writes.status,
-      lastEventId: writes.events[writes.events.length - 1].sequence_number,
+      lastEventId: writes.events[writes.events.length - 1].sequenceNumber,
     });
-    pipeline.expire(stream, this.options.runningTtlSeconds);
   }
 
   private recordKey(queryId: string): string {

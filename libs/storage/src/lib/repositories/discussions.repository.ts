@@ -1,5 +1,4 @@
 import type { DataSource, Repository } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { MessageRole, ToolCallRecord } from '@assistant/contracts';
 import { DiscussionEntity } from '../entities/discussion.entity';
 import { MessageEntity } from '../entities/message.entity';
@@ -60,7 +59,12 @@ export class DiscussionsRepository {
       createdAt: now,
       updatedAt: now,
     });
-    await this.discussions.createQueryBuilder().insert().values(discussion).updateEntity(false).execute();
+    // Every query that starts a discussion makes one: plain SQL (see Sql), not TypeORM's query builder.
+    const at = this.sql.time(now);
+    await this.sql.query(
+      `INSERT INTO discussions (id, user_id, title, message_count, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)`,
+      [id, userId, title, at, at],
+    );
     return discussion;
   }
 
@@ -103,30 +107,42 @@ export class DiscussionsRepository {
     return rows.map(messageFromRow).reverse();
   }
 
-  /** Appends a message and bumps the discussion's count and time in one transaction. */
+  /**
+   * Appends a message and bumps the discussion's count and time in one transaction. Twice per query (its
+   * question, its answer): plain SQL (see Sql), not TypeORM's query builder.
+   */
   async appendMessage(userId: string, discussionId: string, input: NewMessage): Promise<MessageEntity> {
-    return this.sql.transaction(async (tx) => {
-      const now = new Date();
-      const message = Object.assign(new MessageEntity(), {
-        id: input.id ?? newId('message'),
-        discussionId,
-        userId,
-        role: input.role,
-        text: input.text,
-        toolCalls: input.toolCalls ?? [],
-        queryId: input.queryId ?? null,
-        createdAt: now,
-      });
-      // A simple-json column of Record<string, unknown> is beyond TypeORM's deep-partial type; the value is right.
-      const values = message as unknown as QueryDeepPartialEntity<MessageEntity>;
-      await tx.createQueryBuilder().insert().into(MessageEntity).values(values).updateEntity(false).execute();
-      await tx
-        .createQueryBuilder()
-        .update(DiscussionEntity)
-        .set({ messageCount: () => 'message_count + 1', updatedAt: now })
-        .where('id = :discussionId AND user_id = :userId', { discussionId, userId })
-        .execute();
-      return message;
+    const now = new Date();
+    const message = Object.assign(new MessageEntity(), {
+      id: input.id ?? newId('message'),
+      discussionId,
+      userId,
+      role: input.role,
+      text: input.text,
+      toolCalls: input.toolCalls ?? [],
+      queryId: input.queryId ?? null,
+      createdAt: now,
     });
+    const at = this.sql.time(now);
+    await this.sql.writeTogether([
+      {
+        sql: `INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        params: [
+          message.id,
+          discussionId,
+          userId,
+          message.role,
+          message.text,
+          JSON.stringify(message.toolCalls),
+          message.queryId,
+          at,
+        ],
+      },
+      {
+        sql: `UPDATE discussions SET message_count = message_count + 1, updated_at = ? WHERE id = ? AND user_id = ?`,
+        params: [at, discussionId, userId],
+      },
+    ]);
+    return message;
   }
 }

@@ -23,9 +23,19 @@ type Row = Record<string, unknown>;
 
 /**
  * Rows per INSERT. SQLite writes on the event loop's thread: a batch of thousands of events (many streams at
- * once) goes in slices of about a millisecond each, with other work let in between.
+ * once) goes in slices of about a millisecond each, with other work let in between. Each INSERT is a commit,
+ * which writes every page it touched to the WAL; the events of many streams touch a page of the key's index per
+ * stream, so bigger slices write less per event: measured with the events of 50 streams, 500 rows per INSERT cost
+ * ~2.1 µs of CPU and ~1.4 KB of WAL per event (about a millisecond per slice), 100 rows ~3.6 µs and ~3.6 KB.
  */
-const EVENTS_PER_STATEMENT = 100;
+const EVENTS_PER_STATEMENT = 500;
+
+/** An event to store; `json` is its JSON text when the caller has made it already (its stream frame did). */
+export interface EventToStore {
+  queryId: string;
+  event: QueryEvent;
+  json?: string;
+}
 
 const TERMINAL_TYPES = TERMINAL_EVENT_TYPES.map((type) => `'${type}'`).join(', ');
 
@@ -58,18 +68,18 @@ export class QueriesRepository {
   }
 
   /** Appends events of any queries, each under its own sequence number; one stored already is skipped. */
-  async appendEvents(events: ReadonlyArray<{ queryId: string; event: QueryEvent }>): Promise<void> {
+  async appendEvents(events: ReadonlyArray<EventToStore>): Promise<void> {
     for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
       if (start > 0) await setImmediate();
       const chunk = events.slice(start, start + EVENTS_PER_STATEMENT);
       await this.sql.query(
         // A batch written again after a failure that was not one (the database had stored it) changes nothing.
         `INSERT INTO query_events (query_id, sequence_number, type, data) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
-        chunk.flatMap(({ queryId, event }) => [
+        chunk.flatMap(({ queryId, event, json }) => [
           queryId,
           event.sequence_number,
           event.type,
-          JSON.stringify(event),
+          json ?? JSON.stringify(event),
         ]),
       );
     }

@@ -12,6 +12,7 @@ import { startOpenAiFixture, type OpenAiFixture } from '@assistant/test-services
 import { stepCountIs, streamText, tool } from 'ai';
 import { z } from 'zod';
 import { describeModelError } from '../../run/model-errors';
+import { pushPartsOf } from '../pushed-parts';
 import { OpenAiCompatibleChatModel } from './openai-compatible-chat-model';
 
 type Part = LanguageModelV3StreamPart;
@@ -21,10 +22,46 @@ const ask = (text: string, extra: Partial<LanguageModelV3CallOptions> = {}): Lan
   ...extra,
 });
 
-/** Reads a stream to its end; a stream that errors gives the parts before the error and the error. */
-async function readParts(stream: ReadableStream<Part>): Promise<{ parts: Part[]; error?: unknown }> {
+type StreamResult = Awaited<ReturnType<OpenAiCompatibleChatModel['doStream']>>;
+/** What the tests read parts with: `read` as a web stream's reader has it. */
+type ReadResult = { done: true; value?: Part } | { done: false; value: Part };
+type PartReader = { read(): Promise<ReadResult> };
+
+/** The answer read from its web stream (what the SDK reads). */
+const fromStream = (result: StreamResult): PartReader => result.stream.getReader();
+
+/** The answer taken from its pushed parts (what the step loop takes), queued for `read`. */
+function fromPushed(result: StreamResult): PartReader {
+  const push = pushPartsOf(result);
+  if (!push) throw new Error('the result pushes no parts');
+  type Item = { value: ReadResult } | { error: unknown };
+  const queue: Item[] = [];
+  let waiting: ((item: Item) => void) | undefined;
+  const put = (item: Item) => {
+    const taker = waiting;
+    waiting = undefined;
+    if (taker) taker(item);
+    else queue.push(item);
+  };
+  push({
+    part: (value) => put({ value: { done: false, value } }),
+    end: () => put({ value: { done: true } }),
+    fail: (error) => put({ error }),
+  });
+  return {
+    read: () =>
+      new Promise((resolve, reject) => {
+        const settle = (item: Item) => ('error' in item ? reject(item.error) : resolve(item.value));
+        const item = queue.shift();
+        if (item) settle(item);
+        else waiting = settle;
+      }),
+  };
+}
+
+/** Reads to the end; an answer that fails gives the parts before the failure and the error. */
+async function readParts(reader: PartReader): Promise<{ parts: Part[]; error?: unknown }> {
   const parts: Part[] = [];
-  const reader = stream.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -49,7 +86,11 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe('OpenAiCompatibleChatModel against an OpenAI-compatible server', () => {
+// Every answer the same whether it is read from its web stream or taken from its pushed parts.
+describe.each([
+  ['its stream', fromStream],
+  ['its pushed parts', fromPushed],
+])('OpenAiCompatibleChatModel against an OpenAI-compatible server, read from %s', (_, readerOf) => {
   let fixture: OpenAiFixture;
   let model: OpenAiCompatibleChatModel;
 
@@ -68,7 +109,7 @@ describe('OpenAiCompatibleChatModel against an OpenAI-compatible server', () => 
   beforeEach(() => fixture.reset());
 
   async function stream(options: LanguageModelV3CallOptions) {
-    return readParts((await model.doStream(options)).stream);
+    return readParts(readerOf(await model.doStream(options)));
   }
 
   it('streams text as one block of deltas between stream-start and finish, in the order the SDK expects', async () => {
@@ -335,8 +376,7 @@ describe('OpenAiCompatibleChatModel against an OpenAI-compatible server', () => 
   it('ends the stream with the abort reason when aborted mid-answer, and closes the request', async () => {
     fixture.script({ hang: true, text: ['Thinking '] }, { text: 'next' });
     const controller = new AbortController();
-    const { stream: parts } = await model.doStream(ask('hi', { abortSignal: controller.signal }));
-    const reader = parts.getReader();
+    const reader = readerOf(await model.doStream(ask('hi', { abortSignal: controller.signal })));
     const seen: Part[] = [];
     while (!seen.some((part) => part.type === 'text-delta')) seen.push((await reader.read()).value!);
     const reason = new Error('the user cancelled');
@@ -383,7 +423,7 @@ describe('OpenAiCompatibleChatModel against an OpenAI-compatible server', () => 
     const cut = new OpenAiCompatibleChatModel('m', { name: 'x', baseURL: own.url });
     try {
       own.script({ hang: true, text: ['Half'] });
-      const pending = cut.doStream(ask('hi')).then((result) => readParts(result.stream));
+      const pending = cut.doStream(ask('hi')).then((result) => readParts(readerOf(result)));
       await own.waitForRequests(1);
       await own.close(); // ends the hanging response cleanly, without a finish reason or [DONE]
       const { parts, error } = await pending;
@@ -476,5 +516,41 @@ describe('OpenAiCompatibleChatModel against an OpenAI-compatible server', () => 
       tool_call_id: 'call_1',
       content: '{"saved":true}',
     });
+  });
+});
+
+describe('OpenAiCompatibleChatModel, an answer read one way', () => {
+  let fixture: OpenAiFixture;
+  let model: OpenAiCompatibleChatModel;
+
+  beforeAll(async () => {
+    fixture = await startOpenAiFixture();
+    model = new OpenAiCompatibleChatModel('fixture-model', {
+      name: 'openai-compatible',
+      baseURL: fixture.url,
+    });
+  });
+  afterAll(async () => {
+    await model.close();
+    await fixture.close();
+  });
+
+  it('goes to its stream once the stream is taken: nothing is pushed', async () => {
+    fixture.script({ text: ['Hello'] });
+    const result = await model.doStream(ask('hi'));
+    const { parts } = await readParts(fromStream(result));
+    expect(partsOf(parts, 'text-delta').map((part) => part.delta)).toEqual(['Hello']);
+    expect(
+      pushPartsOf(result)?.({ part: () => undefined, end: () => undefined, fail: () => undefined }),
+    ).toBe(undefined);
+  });
+
+  it('goes to its pushed parts once they are taken: the stream errors', async () => {
+    fixture.script({ text: ['Hello'] });
+    const result = await model.doStream(ask('hi'));
+    const { parts } = await readParts(fromPushed(result));
+    expect(partsOf(parts, 'text-delta').map((part) => part.delta)).toEqual(['Hello']);
+    const { error } = await readParts(fromStream(result));
+    expect(error).toEqual(new Error('the answer was taken by its pushed parts'));
   });
 });

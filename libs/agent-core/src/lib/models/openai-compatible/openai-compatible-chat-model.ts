@@ -9,7 +9,8 @@ import {
 } from '@ai-sdk/provider';
 import { randomUUID } from 'node:crypto';
 import { ChatEndpoint } from './chat-endpoint';
-import { chatEventStream } from './chat-event-stream';
+import { chatParts } from './chat-parts';
+import { withPushParts } from '../pushed-parts';
 import { buildChatRequest } from './chat-request';
 import { finishReasonOf, responseMetadataOf, textOf, usageOf } from './chat-response';
 import type { WireCompletion } from './wire-types';
@@ -47,15 +48,22 @@ export class OpenAiCompatibleChatModel implements LanguageModelV3 {
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
     const { body, warnings } = buildChatRequest(this.modelId, this.settings.name, options, true);
     const response = await this.endpoint.post(body, options.headers, options.abortSignal);
-    return {
-      stream: await chatEventStream(response, {
-        url: this.endpoint.url,
-        warnings,
-        signal: options.abortSignal,
-      }),
-      request: { body },
-      response: { headers: response.headers },
-    };
+    const parts = await chatParts(response, {
+      url: this.endpoint.url,
+      warnings,
+      signal: options.abortSignal,
+    });
+    // The web stream is made only for a caller that reads it (the SDK); the step loop takes the pushed parts.
+    return withPushParts(
+      {
+        get stream() {
+          return parts.readable;
+        },
+        request: { body },
+        response: { headers: response.headers },
+      },
+      parts.push,
+    );
   }
 
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
