@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Account, ListEnvelope, Memory, Problem } from '@assistant/contracts';
@@ -151,6 +151,25 @@ describe('the self-hosted server and `assistant serve`', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--data-dir');
     expect(help.stdout).toContain('EXAMPLES');
+  });
+
+  it('starts without loading oclif, and leaves mistakes to oclif', async () => {
+    // Counts, as the server exits, the modules of oclif it loaded.
+    const probe = join(dataDir, 'loaded-modules.cjs');
+    writeFileSync(
+      probe,
+      `process.on('exit', () => {
+        const oclif = Object.keys(require.cache).filter((file) => /@oclif[\\\\/]core/.test(file));
+        process.stderr.write('oclif modules: ' + oclif.length + '\\n');
+      });`,
+    );
+    const server = await serve([], { NODE_OPTIONS: `--require ${probe}` });
+    expect(await server.stop()).toBe(0);
+    expect(server.output()).toContain('oclif modules: 0\n');
+
+    const mistaken = await run(BUILT.cli, ['serve', '--data-dir', dataDir, '--no-such-flag'], {});
+    expect(mistaken.code).not.toBe(0);
+    expect(mistaken.stderr).toMatch(/Nonexistent flag: --no-such-flag/);
   });
 
   it('answers 429 with Retry-After past the configured limit, per token', async () => {

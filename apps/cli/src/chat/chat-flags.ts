@@ -1,3 +1,5 @@
+import type { FlagTable, FlagValues } from '../lib/flag-table';
+
 /**
  * The flags of `assistant chat`, declared once without oclif: the oclif command (for --help and the rare forms)
  * and the fast path of bin/run.js (which parses with node:util, so that a question does not wait ~150 ms for
@@ -44,23 +46,10 @@ export const CHAT_FLAGS = {
     summary: 'The data directory whose credentials.json to use (default $XDG_DATA_HOME/assistant).',
     helpValue: '<path>',
   },
-} as const satisfies Record<string, ChatFlagSpec>;
-
-export interface ChatFlagSpec {
-  /** `directory` is a string naming a folder (oclif completes it as one). */
-  type: 'boolean' | 'string' | 'directory';
-  char?: string;
-  summary: string;
-  description?: string;
-  helpValue?: string;
-}
-
-type Specs = typeof CHAT_FLAGS;
+} as const satisfies FlagTable;
 
 /** The values of the flags, as either parser hands them to `runChat`. */
-export type ChatFlagValues = {
-  [Name in keyof Specs]?: Specs[Name]['type'] extends 'boolean' ? boolean : string;
-};
+export type ChatFlagValues = FlagValues<typeof CHAT_FLAGS>;
 
 /** The description of the argument, for oclif's help. */
 export const CHAT_TEXT_ARGUMENT = 'The question or request; - reads it from stdin.';

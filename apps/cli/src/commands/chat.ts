@@ -1,21 +1,6 @@
-import { Args, Command, Flags, type Interfaces } from '@oclif/core';
-import { CHAT_FLAGS, CHAT_TEXT_ARGUMENT, type ChatFlagSpec } from '../chat/chat-flags';
-
-/** A flag of the table as oclif takes it. */
-function described(spec: ChatFlagSpec) {
-  return {
-    summary: spec.summary,
-    ...(spec.description ? { description: spec.description } : {}),
-    ...(spec.helpValue ? { helpValue: spec.helpValue } : {}),
-    ...(spec.char ? { char: spec.char as Interfaces.AlphabetLowercase } : {}),
-  };
-}
-
-// Each takes only a flag declared of its kind, so that the table and the oclif flags cannot disagree.
-type Of<Kind extends ChatFlagSpec['type']> = ChatFlagSpec & { type: Kind };
-const booleanFlag = (spec: Of<'boolean'>) => Flags.boolean(described(spec));
-const stringFlag = (spec: Of<'string'>) => Flags.string({ ...described(spec), multiple: false });
-const directoryFlag = (spec: Of<'directory'>) => Flags.directory({ ...described(spec), multiple: false });
+import { Args, Command } from '@oclif/core';
+import { CHAT_FLAGS, CHAT_TEXT_ARGUMENT } from '../chat/chat-flags';
+import { booleanFlag, directoryFlag, stringFlag } from '../lib/oclif-flags';
 
 export default class Chat extends Command {
   static override summary = 'Ask the assistant something and stream the answer.';

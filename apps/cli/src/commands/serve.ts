@@ -1,4 +1,6 @@
-import { Command, Flags } from '@oclif/core';
+import { Command } from '@oclif/core';
+import { booleanFlag, directoryFlag, stringFlag } from '../lib/oclif-flags';
+import { SERVE_FLAGS } from '../serve/serve-flags';
 
 export default class Serve extends Command {
   static override summary = 'Start the self-hosted Assistant server.';
@@ -42,87 +44,24 @@ Each flag can also be set by an environment variable, which the flag overrides: 
   ];
 
   static override flags = {
-    port: Flags.string({ char: 'p', summary: 'Port to listen on (default 7747).', helpValue: '<port>' }),
-    host: Flags.string({
-      summary: 'Address to listen on (default 127.0.0.1, this machine only).',
-      helpValue: '<address>',
-    }),
-    'data-dir': Flags.directory({
-      summary: 'Where the database, credentials and tools live (default $XDG_DATA_HOME/assistant).',
-      helpValue: '<path>',
-    }),
-    model: Flags.string({
-      summary:
-        'Default model: builtin, ollama:<model>, openai-compatible:<model>, openai:<model> or anthropic:<model>.',
-      helpValue: '<model>',
-    }),
-    'database-url': Flags.string({
-      summary: 'A postgres:// URL to use PostgreSQL instead of the embedded SQLite database.',
-      helpValue: '<url>',
-    }),
-    tools: Flags.directory({
-      summary:
-        'A folder of custom tool modules, each `export default defineTool({...})` (default <data-dir>/tools).',
-      helpValue: '<path>',
-    }),
-    'login-link': Flags.boolean({
-      summary:
-        'Print a fresh one-time sign-in link: from the server already running on the data directory (then exit), or start one.',
-    }),
+    port: stringFlag(SERVE_FLAGS.port),
+    host: stringFlag(SERVE_FLAGS.host),
+    'data-dir': directoryFlag(SERVE_FLAGS['data-dir']),
+    model: stringFlag(SERVE_FLAGS.model),
+    'database-url': stringFlag(SERVE_FLAGS['database-url']),
+    tools: directoryFlag(SERVE_FLAGS.tools),
+    'login-link': booleanFlag(SERVE_FLAGS['login-link']),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
     // Loaded here, not at the top: `assistant --help` and other commands must not pay for booting Nest.
-    const { startSelfHost, issueSelfHostSignInLink, closeOnSignals, describeStartupError } =
-      await import('@assistant/server');
-    if (flags['login-link']) {
-      let link: string | null;
-      try {
-        link = await issueSelfHostSignInLink({
-          dataDir: flags['data-dir'],
-          databaseUrl: flags['database-url'],
-        });
-      } catch (error) {
-        this.logToStderr(describeStartupError(error));
-        this.exit(1);
-      }
-      if (link) {
-        this.log(`Sign in (once, within 15 minutes): ${link}`);
-        return;
-      }
+    const { runServe } = await import('../serve/serve-run.js');
+    const outcome = await runServe(flags);
+    if (outcome.code !== 0) {
+      this.logToStderr(outcome.message);
+      this.exit(outcome.code);
     }
-    let server;
-    try {
-      server = await startSelfHost({
-        port: flags.port,
-        host: flags.host,
-        dataDir: flags['data-dir'],
-        databaseUrl: flags['database-url'],
-        model: flags.model,
-        tools: flags.tools,
-      });
-    } catch (error) {
-      this.logToStderr(describeStartupError(error));
-      this.exit(1);
-    }
-    closeOnSignals(server);
-    const database = server.database === 'sqlite' ? 'embedded SQLite' : 'PostgreSQL';
-    const lines = [
-      `Assistant is running at ${server.url}`,
-      `  data:        ${server.dataDir} (${database})`,
-      `  credentials: ${server.credentialsFile}`,
-      `  tools:       ${server.customTools.folder} (${server.customTools.tools.join(', ') || 'no custom tools yet'})`,
-    ];
-    if (server.createdOwner) lines.push('  First run: created the owner account and its token.');
-    else if (server.issuedOwnerToken)
-      lines.push('  Wrote a new owner token (the previous one was missing or revoked).');
-    lines.push(
-      `  Sign in (once, within 15 minutes): ${server.signInLink}`,
-      `  Try: curl -H "Authorization: Bearer $(node -p 'require(process.argv[1]).token' ${server.credentialsFile})" ${server.url}/api/v1/me`,
-      'Press Ctrl+C to stop.',
-    );
-    // One write, so that whoever reads the output gets the address and its details together.
-    this.log(lines.join('\n'));
+    this.log(outcome.output);
   }
 }
