@@ -38,11 +38,14 @@ function contextFor(handler: keyof MemoriesRoutes, headers: Record<string, strin
   );
 }
 
-async function refusal(promise: Promise<unknown>): Promise<AuthError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+/** How `attempt` refused (the guard throws at once when the outcome is known, or rejects after verifying). */
+async function refusal(attempt: () => unknown): Promise<AuthError> {
+  const error = await Promise.resolve()
+    .then(attempt)
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   if (!(error instanceof AuthError)) throw new Error(`expected an AuthError, got ${String(error)}`);
   return error;
 }
@@ -72,9 +75,8 @@ describe('AccessGuard', () => {
   });
 
   it("refuses a token without the route's scope: 403 insufficient_scope naming the scope", async () => {
-    const error = await refusal(
-      guard.canActivate(contextFor('list', await bearer(['write:memories', 'read:account']))),
-    );
+    const headers = await bearer(['write:memories', 'read:account']);
+    const error = await refusal(() => guard.canActivate(contextFor('list', headers)));
 
     expect(error.code).toBe('insufficient_scope');
     expect(error.status).toBe(403);
@@ -84,7 +86,7 @@ describe('AccessGuard', () => {
   });
 
   it('refuses a request without a token: 401 invalid_token', async () => {
-    const error = await refusal(guard.canActivate(contextFor('list', {})));
+    const error = await refusal(() => guard.canActivate(contextFor('list', {})));
 
     expect(error.code).toBe('invalid_token');
     expect(error.status).toBe(401);
@@ -110,7 +112,7 @@ describe('AccessGuard', () => {
     const context = contextFor('list', { authorization: 'Bearer tok_made_up' });
     await authenticateBearer(context.switchToHttp().getRequest<object>());
 
-    const error = await refusal(Promise.resolve().then(() => guard.canActivate(context)));
+    const error = await refusal(() => guard.canActivate(context));
 
     expect(error.code).toBe('invalid_token');
   });

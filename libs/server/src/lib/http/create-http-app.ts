@@ -9,13 +9,7 @@ import { AppModule } from '../app.module';
 import type { ServerParts } from '../server-parts';
 import { rateLimiter, RateLimits, type VerifyBearer } from '../rate-limit/rate-limit.hook';
 import { replyWithProblem, SEND_JSON } from './reply-problem';
-import {
-  lazyChildLogger,
-  logRequests,
-  loggerOptions,
-  PinoNestLogger,
-  requestLogController,
-} from './logging';
+import { lazyChildLogger, logRequests, loggerOptions, PinoNestLogger, requestLogController } from './logging';
 import { routesOutsideApi } from '../routing/route.decorator';
 import { requestId } from './request-id';
 import { listeningUrl, PublicAddress } from './public-address';

@@ -36,7 +36,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
   hit(key: string, windowSeconds: number): Promise<{ count: number; resetAt: number }> {
     const now = Date.now();
     let window = this.windows.get(key);
-    if (window === undefined || window.resetAt <= now) window = { count: 0, resetAt: now + windowSeconds * 1000 };
+    if (window === undefined || window.resetAt <= now)
+      window = { count: 0, resetAt: now + windowSeconds * 1000 };
     else this.windows.delete(key);
     window.count += 1;
     this.windows.set(key, window);
