@@ -19,11 +19,12 @@ describe('the compile cache of the built CLI', () => {
     cacheHome = join(folder, 'cache');
     module = join(folder, 'answer.js');
     loader = join(folder, 'load.js');
-    // Prints what the module exports (awaited, for a module whose export is a promise).
+    // Prints what the module exports (awaited, for a module whose export is a promise), as plain text: the CI's
+    // FORCE_COLOR would color a logged number.
     writeFileSync(
       loader,
       `require(${JSON.stringify(COMPILE_CACHE)}).installCompileCache('spec');
-       Promise.resolve(require(${JSON.stringify(module)})()).then((value) => console.log(value));`,
+       Promise.resolve(require(${JSON.stringify(module)})()).then((value) => console.log(String(value)));`,
     );
   });
 
