@@ -23,6 +23,7 @@ export type {
   NewQuery,
   StoredQuery,
   EventToStore,
+  QueryEnd,
 } from './lib/repositories/queries.repository';
 export { tryLockFile, type ProcessLock } from './lib/process-lock';
 export type {

@@ -64,6 +64,33 @@ describe.each(['sqlite', 'postgres'] as const)('queries and their events on %s',
     expect(await storage.queries.get(newId('query'))).toBeNull();
   });
 
+  it('appends events and then ends queries in one call; a query that has ended already stays as it was', async () => {
+    const id = await newQuery();
+    const other = await newQuery();
+    // More events than one INSERT carries: the ends come after the last slice.
+    const events = Array.from({ length: 601 }, (_, i) => ({ queryId: id, event: delta(i + 1) }));
+    const terminal: QueryEvent = { type: 'query.incomplete', reason: 'cancelled', sequence_number: 602 };
+    const endedAt = new Date(Date.now() - 1_000);
+    await storage.queries.appendEvents(
+      [...events, { queryId: id, event: terminal }],
+      [{ queryId: id, status: 'incomplete', endedAt }],
+    );
+    const stored = await storage.queries.get(id);
+    expect(stored).toMatchObject({ status: 'incomplete', lastEventId: 602 });
+    expect(stored?.endedAt?.getTime()).toBe(endedAt.getTime());
+
+    await storage.queries.appendEvents(
+      [{ queryId: other, event: delta(1) }],
+      [
+        { queryId: other, status: 'completed', endedAt },
+        { queryId: id, status: 'failed', endedAt: new Date() },
+      ],
+    );
+    expect(await storage.queries.get(other)).toMatchObject({ status: 'completed', lastEventId: 1 });
+    expect((await storage.queries.get(id))?.endedAt?.getTime()).toBe(endedAt.getTime());
+    expect(await storage.queries.get(id)).toMatchObject({ status: 'incomplete' });
+  });
+
   it("stores an event's JSON as its caller made it (the stream's frame): it is not made again", async () => {
     const id = await newQuery();
     const framed = { ...delta(1), delta: 'as framed' };

@@ -75,6 +75,17 @@ export class Sql {
   }
 
   /**
+   * Runs writes in order, each complete before the next starts, for callers that need their order but not their
+   * atomicity. On SQLite as one transaction (writeTogether): one commit instead of one per statement, and each
+   * commit writes every page it touched to the WAL, so two statements on the same pages write them once. On
+   * PostgreSQL one after another on the pool: a transaction would add two round trips (BEGIN and COMMIT).
+   */
+  async writeInOrder(statements: ReadonlyArray<{ sql: string; params: unknown[] }>): Promise<void> {
+    if (this.dialect === 'sqlite') return this.writeTogether(statements);
+    for (const { sql, params } of statements) await this.query(sql, params);
+  }
+
+  /**
    * Runs one statement and returns its rows. Statements skip TypeORM's query runner, which adds ~10 µs of
    * promises, events and logging per query around work that takes a few µs: on SQLite every statement runs
    * straight on its prepared statement, on TypeORM's one connection (so what it sees and where it writes, inside

@@ -65,6 +65,25 @@ describe.each(['sqlite', 'postgres'] as const)('storage on %s', (dialect) => {
     expect(Number(count[0].n)).toBe(0);
   });
 
+  it('creates a discussion with its first message (a query that starts one)', async () => {
+    const id = newId('discussion');
+    const question = await storage.discussions.createWithMessage(userId, 'Started', id, {
+      role: 'user',
+      text: 'hello',
+      queryId: 'qry_1',
+    });
+    expect(await storage.discussions.get(userId, id)).toMatchObject({ title: 'Started', messageCount: 1 });
+    const page = await storage.discussions.listMessages(userId, id, { limit: 5 });
+    expect(page.items).toEqual([question]);
+    expect(question).toMatchObject({
+      discussionId: id,
+      userId,
+      role: 'user',
+      text: 'hello',
+      queryId: 'qry_1',
+    });
+  });
+
   it('stores times in UTC with milliseconds', async () => {
     const before = Date.now();
     const d = await storage.discussions.create(userId, 'Clock');

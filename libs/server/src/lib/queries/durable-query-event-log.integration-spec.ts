@@ -115,21 +115,21 @@ describe('DurableQueryEventLog on SQLite', () => {
     log.append(id, delta('b'));
     const order: string[] = [];
     await log.subscribe(id, 0, (event) => order.push(`heard ${event.sequence_number}`));
-    const original = storage.queries.end.bind(storage.queries);
-    const end = jest.spyOn(storage.queries, 'end').mockImplementation(async (...args) => {
-      const changed = await original(...args);
+    const original = storage.queries.appendEvents.bind(storage.queries);
+    const write = jest.spyOn(storage.queries, 'appendEvents').mockImplementation(async (...args) => {
+      await original(...args);
       order.push(
         `stored ${JSON.stringify(await storage.queries.get(id).then((q) => [q?.status, q?.lastEventId]))}`,
       );
-      return changed;
     });
     try {
       expect(await log.end(id, { type: 'query.incomplete', reason: 'cancelled' })).toMatchObject({
         sequence_number: 3,
       });
     } finally {
-      end.mockRestore();
+      write.mockRestore();
     }
+    // One write: the last events with the status (on SQLite, one commit).
     expect(order).toEqual(['heard 1', 'heard 2', 'stored ["incomplete",3]', 'heard 3']);
     // Only the first end counts, and nothing follows it.
     expect(await log.end(id, { type: 'query.incomplete', reason: 'timeout' })).toBeUndefined();

@@ -152,7 +152,8 @@ export class DurableQueryEventLog implements QueryEventLog {
   }
 
   /**
-   * Writes every pending event, and for each terminal event among them, then the status it ends its query in.
+   * Writes every pending event, and for each terminal event among them, then (in the same write) the status it
+   * ends its query in.
    * A batch that fails (the database restarting) goes back to the front of the queue for the next flush:
    * writing an event twice is harmless (appendEvents skips stored ones; `end` changes an ended query no more),
    * losing one would leave a hole in the stored stream, or a query "running" for ever.
@@ -165,12 +166,12 @@ export class DurableQueryEventLog implements QueryEventLog {
     return this.write(async () => {
       try {
         const stored = this.unstored.size > 0 ? batch.filter((e) => !this.unstored.has(e.queryId)) : batch;
-        if (stored.length > 0) await this.store.appendEvents(stored);
-        for (const ended of batch) {
-          if (ended.at && !this.unstored.delete(ended.queryId)) {
-            await this.store.end(ended.queryId, endStatusOf(ended.event), ended.at);
-          }
-        }
+        const ends = stored.flatMap(({ queryId, event, at }) =>
+          at ? [{ queryId, status: endStatusOf(event), endedAt: at }] : [],
+        );
+        // The ends with the last events: a query's end is one commit on SQLite.
+        if (stored.length > 0) await this.store.appendEvents(stored, ends);
+        for (const ended of batch) if (ended.at) this.unstored.delete(ended.queryId);
       } catch (error) {
         this.retryLater(batch);
         throw error;

@@ -56,6 +56,14 @@ function slowQuestions(ms: number) {
     if (message.role === 'user') stored.push(Date.now());
     return result;
   });
+  // A new discussion is stored with its question.
+  const create = discussions.createWithMessage.bind(discussions);
+  jest.spyOn(discussions, 'createWithMessage').mockImplementation(async (...args) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    const result = await create(...args);
+    stored.push(Date.now());
+    return result;
+  });
   return stored;
 }
 
@@ -101,6 +109,7 @@ describe('the start of a query', () => {
       if (message.role === 'user') throw new Error('disk full');
       return original(userId, discussionId, message);
     });
+    jest.spyOn(discussions, 'createWithMessage').mockRejectedValue(new Error('disk full'));
     const { events } = await ask({ text: 'hello' });
     const created = events[0].event as Extract<QueryEvent, { type: 'query.created' }>;
     expect(events.at(-1)?.event).toMatchObject({

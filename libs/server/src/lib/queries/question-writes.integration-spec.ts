@@ -33,8 +33,8 @@ describe('QuestionWrites on SQLite', () => {
     messages: (await storage.discussions.recentMessages(userId, q.discussionId, 5)).map((m) => m.id),
   });
 
-  it("waits for the model's first event, then stores the discussion and the question, in that order", async () => {
-    const create = jest.spyOn(storage.discussions, 'create');
+  it("waits for the model's first event, then stores the discussion with the question", async () => {
+    const create = jest.spyOn(storage.discussions, 'createWithMessage');
     const q = question();
     const writes = new QuestionWrites(storage, logger, q, () => undefined, 60_000);
     await nextTurn();
@@ -56,13 +56,17 @@ describe('QuestionWrites on SQLite', () => {
   });
 
   it('tells of a question that could not be stored', async () => {
+    // In a new discussion (stored with it) and in one that exists.
+    jest.spyOn(storage.discussions, 'createWithMessage').mockRejectedValue(new Error('disk full'));
     jest.spyOn(storage.discussions, 'appendMessage').mockRejectedValue(new Error('disk full'));
-    let failed = 0;
-    const writes = new QuestionWrites(storage, logger, question(), () => failed++, 60_000);
-    writes.start();
-    expect(await writes.questionStored).toBe(false);
-    expect(failed).toBe(1);
-    expect(errors.splice(0)).toEqual([expect.objectContaining({ msg: 'could not store the question' })]);
+    for (const q of [question(), { ...question(), newDiscussionTitle: undefined }]) {
+      let failed = 0;
+      const writes = new QuestionWrites(storage, logger, q, () => failed++, 60_000);
+      writes.start();
+      expect(await writes.questionStored).toBe(false);
+      expect(failed).toBe(1);
+      expect(errors.splice(0)).toEqual([expect.objectContaining({ msg: 'could not store the question' })]);
+    }
   });
 
   it('writes nothing for a query that did not start after all', async () => {

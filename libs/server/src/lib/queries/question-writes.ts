@@ -25,7 +25,10 @@ export interface Question {
  * that its answer can follow its question.
  */
 export class QuestionWrites {
-  /** Settles once the discussion exists (the query's database record refers to it). */
+  /**
+   * Settles once the discussion exists (the query's database record refers to it); a new one is stored with the
+   * question, so if that fails the query is not stored either (its run still fails, live, for want of its question).
+   */
   readonly discussionStored: Promise<unknown>;
   /** True once the question is stored; false if it could not be (then `onFailure` was told). */
   readonly questionStored: Promise<boolean>;
@@ -44,26 +47,24 @@ export class QuestionWrites {
   ) {
     const { userId, queryId, discussionId, newDiscussionTitle } = question;
     const mayStart = new Promise<void>((resolve) => (this.release = resolve));
-    this.discussionStored = newDiscussionTitle
-      ? mayStart.then(() => storage.discussions.create(userId, newDiscussionTitle, discussionId))
-      : mayStart;
-    this.questionStored = this.discussionStored
-      .then(() =>
-        storage.discussions.appendMessage(userId, discussionId, {
-          id: question.questionId,
-          role: 'user',
-          text: question.text,
-          queryId,
-        }),
-      )
-      .then(
-        () => true,
-        (error: unknown) => {
-          logger.error({ err: error, query_id: queryId, msg: 'could not store the question' });
-          onFailure();
-          return false;
-        },
-      );
+    const message = { id: question.questionId, role: 'user', text: question.text, queryId } as const;
+    // A new discussion is stored with its question, in one commit; an existing one exists already.
+    const stored = newDiscussionTitle
+      ? mayStart.then(() =>
+          storage.discussions.createWithMessage(userId, newDiscussionTitle, discussionId, message),
+        )
+      : undefined;
+    this.discussionStored = stored ?? mayStart;
+    this.questionStored = (
+      stored ?? mayStart.then(() => storage.discussions.appendMessage(userId, discussionId, message))
+    ).then(
+      () => true,
+      (error: unknown) => {
+        logger.error({ err: error, query_id: queryId, msg: 'could not store the question' });
+        onFailure();
+        return false;
+      },
+    );
     this.autoApproved = mayStart
       .then(() => storage.users.findById(userId))
       .then(

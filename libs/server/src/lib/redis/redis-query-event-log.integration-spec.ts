@@ -2,6 +2,7 @@
  * The hosted query event log on the machine's Redis, as two instances see it: what one runs, the other reads,
  * resumes and follows, with exactly the missing events, through one reader connection for every stream.
  */
+import { once } from 'node:events';
 import type { QueryEvent } from '@assistant/contracts';
 import { RedisQueryEventLog } from './redis-query-event-log';
 import { clientName, type RedisConnections } from './redis-connections';
@@ -94,6 +95,36 @@ it('hands another instance the record and exactly the events after its Last-Even
   });
   stop();
   expect(b.followedStreams).toBe(0);
+});
+
+it('opens a query without waiting for Redis, which still has the record before any of its events', async () => {
+  // Every command of the connection waits until the test lets it go: open must resolve all the same.
+  let letGo!: () => void;
+  const gate = new Promise<void>((resolve) => (letGo = resolve));
+  const sendCommand = redisA.command.sendCommand.bind(redisA.command);
+  const held = jest
+    .spyOn(redisA.command, 'sendCommand')
+    .mockImplementation((...args) => (void gate.then(() => sendCommand(...args)), args[0].promise));
+
+  await a.open(record('qry_5'));
+  a.append('qry_5', delta('a'));
+  expect(await b.get('qry_5')).toBeUndefined();
+
+  letGo();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  held.mockRestore();
+  expect(await b.get('qry_5')).toMatchObject({ userId: 'usr_1', status: 'running', lastEventId: 1 });
+  expect((await b.events('qry_5')).map((e) => e.sequence_number)).toEqual([1]);
+});
+
+it('refuses to open a query while Redis cannot be reached (503)', async () => {
+  const down = await openTestRedis(redisA.prefix);
+  down.close();
+  await once(down.command, 'end');
+  const log = new RedisQueryEventLog(down, options);
+  await expect(log.open(record('qry_6'))).rejects.toMatchObject({ code: 'service_unavailable' });
+  expect(await b.get('qry_6')).toBeUndefined();
+  log.close();
 });
 
 it("gives a running query's event stream its lifetime once, with its first events, not every tick", async () => {

@@ -76,28 +76,31 @@ export class RedisQueryEventLog implements QueryEventLog {
     this.follower = new RedisStreamFollower(redis, options.onError);
   }
 
+  /**
+   * The record is sent, not waited for: the run's model call need not wait a Redis round trip. It goes first on
+   * the command connection, which every later write of the query uses too, so Redis has it before any of the
+   * query's events or its end. A Redis known to be down still refuses the query (503); a write that fails in
+   * flight is logged, and the database answers for the query then (DurableQueryEventLog), as for its events.
+   */
   async open(record: NewQueryRecord): Promise<void> {
+    if (!this.redis.ready) throw redisUnavailable('starting a query');
     const key = this.recordKey(record.id);
-    try {
-      await this.redis.command
-        .multi()
-        .hset(key, {
-          id: record.id,
-          userId: record.userId,
-          discussionId: record.discussionId,
-          messageId: record.messageId,
-          model: record.model,
-          status: 'running',
-          createdAt: record.createdAt.getTime(),
-          endedAt: '',
-          lastEventId: 0,
-        })
-        .expire(key, this.options.runningTtlSeconds)
-        .exec();
-    } catch (error) {
-      this.options.onError(error, 'could not record a query in Redis');
-      throw redisUnavailable('starting a query');
-    }
+    this.redis.command
+      .multi()
+      .hset(key, {
+        id: record.id,
+        userId: record.userId,
+        discussionId: record.discussionId,
+        messageId: record.messageId,
+        model: record.model,
+        status: 'running',
+        createdAt: record.createdAt.getTime(),
+        endedAt: '',
+        lastEventId: 0,
+      })
+      .expire(key, this.options.runningTtlSeconds)
+      .exec()
+      .catch((error: unknown) => this.options.onError(error, 'could not record a query in Redis'));
     await this.local.open(record);
     this.statuses.set(record.id, 'running');
   }

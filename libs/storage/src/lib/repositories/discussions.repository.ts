@@ -61,11 +61,28 @@ export class DiscussionsRepository {
     });
     // Every query that starts a discussion makes one: plain SQL (see Sql), not TypeORM's query builder.
     const at = this.sql.time(now);
-    await this.sql.query(
-      `INSERT INTO discussions (id, user_id, title, message_count, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)`,
-      [id, userId, title, at, at],
-    );
+    await this.sql.query(INSERT_DISCUSSION, [id, userId, title, 0, at, at]);
     return discussion;
+  }
+
+  /**
+   * Creates a discussion with its first message, in one transaction: a query that starts a discussion stores it
+   * and its question in one commit.
+   */
+  async createWithMessage(
+    userId: string,
+    title: string,
+    id: string,
+    input: NewMessage,
+  ): Promise<MessageEntity> {
+    const now = new Date();
+    const message = messageOf(userId, id, input, now);
+    const at = this.sql.time(now);
+    await this.sql.writeTogether([
+      { sql: INSERT_DISCUSSION, params: [id, userId, title, 1, at, at] },
+      insertMessage(message, at),
+    ]);
+    return message;
   }
 
   async get(userId: string, id: string): Promise<DiscussionEntity | null> {
@@ -113,31 +130,10 @@ export class DiscussionsRepository {
    */
   async appendMessage(userId: string, discussionId: string, input: NewMessage): Promise<MessageEntity> {
     const now = new Date();
-    const message = Object.assign(new MessageEntity(), {
-      id: input.id ?? newId('message'),
-      discussionId,
-      userId,
-      role: input.role,
-      text: input.text,
-      toolCalls: input.toolCalls ?? [],
-      queryId: input.queryId ?? null,
-      createdAt: now,
-    });
+    const message = messageOf(userId, discussionId, input, now);
     const at = this.sql.time(now);
     await this.sql.writeTogether([
-      {
-        sql: `INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        params: [
-          message.id,
-          discussionId,
-          userId,
-          message.role,
-          message.text,
-          JSON.stringify(message.toolCalls),
-          message.queryId,
-          at,
-        ],
-      },
+      insertMessage(message, at),
       {
         sql: `UPDATE discussions SET message_count = message_count + 1, updated_at = ? WHERE id = ? AND user_id = ?`,
         params: [at, discussionId, userId],
@@ -145,4 +141,36 @@ export class DiscussionsRepository {
     ]);
     return message;
   }
+}
+
+const INSERT_DISCUSSION = `INSERT INTO discussions (id, user_id, title, message_count, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`;
+
+function messageOf(userId: string, discussionId: string, input: NewMessage, createdAt: Date): MessageEntity {
+  return Object.assign(new MessageEntity(), {
+    id: input.id ?? newId('message'),
+    discussionId,
+    userId,
+    role: input.role,
+    text: input.text,
+    toolCalls: input.toolCalls ?? [],
+    queryId: input.queryId ?? null,
+    createdAt,
+  });
+}
+
+/** The INSERT of a message; `at` is its creation time as the dialect stores it (Sql.time). */
+function insertMessage(message: MessageEntity, at: Date | string): { sql: string; params: unknown[] } {
+  return {
+    sql: `INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    params: [
+      message.id,
+      message.discussionId,
+      message.userId,
+      message.role,
+      message.text,
+      JSON.stringify(message.toolCalls),
+      message.queryId,
+      at,
+    ],
+  };
 }

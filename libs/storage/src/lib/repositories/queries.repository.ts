@@ -37,13 +37,24 @@ export interface EventToStore {
   json?: string;
 }
 
+/** A query that ended, to mark so (see `QueriesRepository.appendEvents`). */
+export interface QueryEnd {
+  queryId: string;
+  status: QueryStatus;
+  endedAt: Date;
+}
+
+/** Marks a query ended with its status and time; one that has ended already stays as it is. */
+const END_QUERY = `UPDATE queries SET status = ?, ended_at = ? WHERE id = ? AND ended_at IS NULL`;
+
 const TERMINAL_TYPES = TERMINAL_EVENT_TYPES.map((type) => `'${type}'`).join(', ');
 
 /**
  * Where a query's status and events are kept (SPEC §4). Plain SQL throughout: events are written in batches
  * on the query path, and nothing here needs a transaction (SQLite's single TypeORM connection would interleave
- * concurrent ones). Writes are ordered instead, so that a crash between two of them leaves a state the orphan
- * sweep can finish: events before the status that ends them.
+ * concurrent TypeORM ones; a commit shared only to write less goes through `Sql.writeInOrder`). Writes are
+ * ordered instead, so that a crash between two of them leaves a state the orphan sweep can finish: events before
+ * the status that ends them.
  */
 export class QueriesRepository {
   constructor(private readonly sql: Sql) {}
@@ -67,30 +78,35 @@ export class QueriesRepository {
     );
   }
 
-  /** Appends events of any queries, each under its own sequence number; one stored already is skipped. */
-  async appendEvents(events: ReadonlyArray<EventToStore>): Promise<void> {
+  /**
+   * Appends events of any queries, each under its own sequence number (one stored already is skipped), then
+   * marks `ends` ended as `end` does. The last slice of events and the ends go in one commit on SQLite (see
+   * `Sql.writeInOrder`): a query's end is then a single commit. Events always precede the status that ends them,
+   * so a crash between two writes leaves a state the orphan sweep can finish.
+   */
+  async appendEvents(events: ReadonlyArray<EventToStore>, ends: ReadonlyArray<QueryEnd> = []): Promise<void> {
+    const slices: Array<{ sql: string; params: unknown[] }> = [];
     for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
-      if (start > 0) await setImmediate();
-      const chunk = events.slice(start, start + EVENTS_PER_STATEMENT);
-      await this.sql.query(
-        // A batch written again after a failure that was not one (the database had stored it) changes nothing.
-        `INSERT INTO query_events (query_id, sequence_number, type, data) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
-        chunk.flatMap(({ queryId, event, json }) => [
-          queryId,
-          event.sequence_number,
-          event.type,
-          json ?? JSON.stringify(event),
-        ]),
-      );
+      slices.push(insertEvents(events.slice(start, start + EVENTS_PER_STATEMENT)));
     }
+    const last = slices.pop();
+    for (const [i, slice] of slices.entries()) {
+      if (i > 0) await setImmediate();
+      await this.sql.query(slice.sql, slice.params);
+    }
+    if (slices.length > 0) await setImmediate();
+    await this.sql.writeInOrder([
+      ...(last ? [last] : []),
+      ...ends.map((end) => ({
+        sql: END_QUERY,
+        params: [end.status, this.sql.time(end.endedAt), end.queryId],
+      })),
+    ]);
   }
 
   /** Marks the query ended; false if it had already ended (then nothing changes). */
   async end(queryId: string, status: QueryStatus, endedAt: Date): Promise<boolean> {
-    const changed = await this.sql.execute(
-      `UPDATE queries SET status = ?, ended_at = ? WHERE id = ? AND ended_at IS NULL`,
-      [status, this.sql.time(endedAt), queryId],
-    );
+    const changed = await this.sql.execute(END_QUERY, [status, this.sql.time(endedAt), queryId]);
     return changed > 0;
   }
 
@@ -155,4 +171,18 @@ export class QueriesRepository {
       [bound, bound],
     );
   }
+}
+
+/** One INSERT of a slice of events. */
+function insertEvents(events: ReadonlyArray<EventToStore>): { sql: string; params: unknown[] } {
+  return {
+    // A batch written again after a failure that was not one (the database had stored it) changes nothing.
+    sql: `INSERT INTO query_events (query_id, sequence_number, type, data) VALUES ${events.map(() => '(?, ?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
+    params: events.flatMap(({ queryId, event, json }) => [
+      queryId,
+      event.sequence_number,
+      event.type,
+      json ?? JSON.stringify(event),
+    ]),
+  };
 }
