@@ -100,6 +100,24 @@ export class ModelCatalog {
     }
     return { name, model: await model };
   }
+
+  /**
+   * Lets go of what the models built so far hold (our OpenAI-compatible provider's keep-alive connections to its
+   * model server), so that a server shutting down leaves no socket open. A model picked later is built anew.
+   */
+  async close(): Promise<void> {
+    const models = await Promise.allSettled(this.built.values());
+    this.built.clear();
+    await Promise.all(
+      models.map((model) => (model.status === 'fulfilled' ? closeModel(model.value) : undefined)),
+    );
+  }
+}
+
+/** Closes a model that holds connections of its own (a `close()` method, as OpenAiCompatibleChatModel has). */
+function closeModel(model: LanguageModelV3): Promise<void> | undefined {
+  const closable = model as LanguageModelV3 & { close?: () => Promise<void> };
+  return typeof closable.close === 'function' ? closable.close() : undefined;
 }
 
 export async function createModel(

@@ -282,6 +282,8 @@ export class QueriesService implements BeforeApplicationShutdown {
    */
   async beforeApplicationShutdown(): Promise<void> {
     await this.drain(0);
+    // No run is left to call a model: its keep-alive connections can go.
+    await this.models.close();
   }
 
   /**
