@@ -60,6 +60,21 @@ function collect(count: number): {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Resolves `read()`'s value once `done` holds for it: a pipeline written one tick later lands when Redis says so. */
+async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 2000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    value = await read();
+  }
+  return value;
+}
+
 it('hands another instance the record and exactly the events after its Last-Event-ID, then the live ones', async () => {
   await a.open(record('qry_1'));
   for (const text of ['a', 'b', 'c']) a.append('qry_1', delta(text));
@@ -131,15 +146,13 @@ it("gives a running query's event stream its lifetime once, with its first event
   await a.open(record('qry_3'));
   const stream = redisB.key('query', 'qry_3', 'events');
   a.append('qry_3', delta('a'));
-  await tick();
-  await tick();
+  const sequence = async () => (await b.events('qry_3')).map((e) => e.sequence_number);
+  await eventually(sequence, (numbers) => numbers.length === 1);
   expect(await redisB.command.ttl(stream)).toBeGreaterThan(590);
   // Taken away (as nothing else would): the next ticks' events do not give it again.
   await redisB.command.persist(stream);
   a.append('qry_3', delta('b'));
-  await tick();
-  await tick();
-  expect((await b.events('qry_3')).map((e) => e.sequence_number)).toEqual([1, 2]);
+  expect(await eventually(sequence, (numbers) => numbers.length === 2)).toEqual([1, 2]);
   expect(await redisB.command.ttl(stream)).toBe(-1);
   await a.end('qry_3', { type: 'query.incomplete', reason: 'cancelled' });
   expect(await redisB.command.ttl(stream)).toBeGreaterThan(14 * 60);
