@@ -12,6 +12,7 @@ import { replyWithProblem, SEND_JSON } from './reply-problem';
 import { lazyChildLogger, logRequests, loggerOptions, PinoNestLogger, requestLogController } from './logging';
 import { routesOutsideApi } from '../routing/route.decorator';
 import { requestId } from './request-id';
+import { LAZY_SCHEMA_COMPILERS } from './lazy-schema-compilers';
 import { listeningUrl, PublicAddress } from './public-address';
 import { prepareReply } from './response-headers';
 import { answerClientError, answerFrameworkError } from './client-errors';
@@ -68,6 +69,7 @@ export async function createHttpApp(
     // No Express-style middleware (the OAuth provider is mounted in a hook of its own): without middie, no request
     // pays for its URL matching.
     skipMiddie: true,
+    schemaController: LAZY_SCHEMA_COMPILERS,
     ...serverTimeoutOptions(timeouts),
     // Requests that Node's parser or Fastify's router refuse still get a problem and the rate-limit headers.
     clientErrorHandler: answerClientError(limits, () => fastify.log),
