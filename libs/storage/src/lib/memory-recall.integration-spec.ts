@@ -2,6 +2,7 @@ import { openTestStorage, type TestStorage } from './testing';
 import type { Storage } from './storage';
 import type { RecallBounds } from './recall-plan';
 import { OWNER_SEARCH } from './repositories/memory-recall';
+import { Sql } from './sql';
 
 /**
  * Recall quality, pinned: which memories each question recalls (top 5, in order), on both dialects.
@@ -252,6 +253,18 @@ describe.each(['sqlite', 'postgres'] as const)('memory recall quality on %s', (d
   it('recalls nothing for a word the search keeps no lexeme of ("²" on PostgreSQL)', async () => {
     expect(await recall('²')).toEqual([]);
   });
+
+  if (dialect === 'sqlite') {
+    it('searches no further when no memory has any word of the question (its counts are exact)', async () => {
+      const statements = jest.spyOn(Sql.prototype, 'query');
+      try {
+        expect(await recall('Where did I put the xylophone?')).toEqual([]);
+        expect(statements).toHaveBeenCalledTimes(1);
+      } finally {
+        statements.mockRestore();
+      }
+    });
+  }
 });
 
 describe('the owner search index on postgres', () => {

@@ -74,7 +74,10 @@ export class MemoriesRepository {
   ): Promise<MemoryEntity[]> {
     const words = searchWords(text);
     if (words.length === 0) return [];
-    const plan = planRecall(words, await this.recaller.documentCounts(words, bounds), bounds);
+    const counts = await this.recaller.documentCounts(words, bounds);
+    // No memory has any of the words: nothing to search for (a question about something never remembered).
+    if (this.recaller.countsAreExact && counts.every((count) => count === 0)) return [];
+    const plan = planRecall(words, counts, bounds);
     return (await this.recaller.recall(userId, plan, limit, bounds)).map(memoryFromRow);
   }
 

@@ -13,6 +13,8 @@ export const COLUMNS_OF_M = MEMORY_COLUMNS.split(', ')
 export interface MemoryRecall {
   /** How many memories contain each word (all users' memories: that is what a search reads), or an estimate. */
   documentCounts(words: string[], bounds: RecallBounds): Promise<number[]>;
+  /** Whether a count of 0 means that no memory has the word (and not an estimate that missed it). */
+  readonly countsAreExact: boolean;
   /**
    * Up to `limit` of the user's memories for `plan`: those with a selective word, best first; then, in the
    * places they leave, the newest with the common words: those with all of them first, then with two, then any.
@@ -33,6 +35,8 @@ const tsQuery = (words: string[], atLeast: number) =>
  * contains each word of its query (for the word's weight) before ranking any, which is the cost being avoided.
  */
 export class SqliteRecall implements MemoryRecall {
+  readonly countsAreExact = true;
+
   constructor(private readonly sql: Sql) {}
 
   async documentCounts(words: string[], bounds: RecallBounds): Promise<number[]> {
@@ -146,6 +150,8 @@ interface RecallPart {
  * another chance to wait for a CPU.
  */
 export class PostgresRecall implements MemoryRecall {
+  /** The planner's statistics sample the memories: a word they do not name may still be in some. */
+  readonly countsAreExact = false;
   private statistics: { documents: Map<string, number>; readAt: number } | null = null;
   /** Word → its lexeme (null for a word the English configuration drops), oldest first. */
   private readonly lexemes = new Map<string, string | null>();
