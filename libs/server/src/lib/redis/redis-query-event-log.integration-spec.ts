@@ -58,8 +58,6 @@ function collect(count: number): {
   };
 }
 
-const tick = () => new Promise((resolve) => setImmediate(resolve));
-
 /** Resolves `read()`'s value once `done` holds for it: a pipeline written one tick later lands when Redis says so. */
 async function eventually<T>(
   read: () => Promise<T>,
@@ -78,10 +76,12 @@ async function eventually<T>(
 it('hands another instance the record and exactly the events after its Last-Event-ID, then the live ones', async () => {
   await a.open(record('qry_1'));
   for (const text of ['a', 'b', 'c']) a.append('qry_1', delta(text));
-  await tick();
-  await tick();
+  const landed = await eventually(
+    () => b.get('qry_1'),
+    (stored) => stored?.lastEventId === 3,
+  );
 
-  expect(await b.get('qry_1')).toMatchObject({ userId: 'usr_1', status: 'running', lastEventId: 3 });
+  expect(landed).toMatchObject({ userId: 'usr_1', status: 'running', lastEventId: 3 });
   const seen = collect(4);
   const stop = await b.subscribe('qry_1', 1, seen.listener);
   a.append('qry_1', delta('d'));
@@ -166,9 +166,11 @@ it('writes the terminal event and the ended status together, and keeps both for 
     tool: 't',
     input: {},
   } as never);
-  await tick();
-  await tick();
-  expect((await b.get('qry_2'))?.status).toBe('awaiting_confirmation');
+  const waiting = await eventually(
+    () => b.get('qry_2'),
+    (stored) => stored?.lastEventId === 1,
+  );
+  expect(waiting?.status).toBe('awaiting_confirmation');
 
   const terminal = await a.end('qry_2', { type: 'query.incomplete', reason: 'cancelled' });
 
@@ -197,9 +199,8 @@ it('delivers to its own streams at once, before Redis has the event', async () =
   a.append('qry_3', delta('now'));
   expect(seen).toHaveLength(1);
   expect(await redisA.command.xlen(redisA.key('query', 'qry_3', 'events'))).toBe(0);
-  await tick();
-  await tick();
-  expect(await redisA.command.xlen(redisA.key('query', 'qry_3', 'events'))).toBe(1);
+  const length = () => redisA.command.xlen(redisA.key('query', 'qry_3', 'events'));
+  expect(await eventually(length, (n) => n === 1)).toBe(1);
 });
 
 it('follows many streams of another instance with its one reader connection', async () => {
