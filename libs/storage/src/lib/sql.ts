@@ -30,6 +30,12 @@ interface PostgresPool {
   query<Row>(query: { name?: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }>;
 }
 
+/** One statement with its `?` parameters, for the writes that run several together. */
+export interface SqlStatement {
+  sql: string;
+  params: unknown[];
+}
+
 /**
  * Plain SQL for the hot reads. TypeORM's query builder costs about 0.1 ms of CPU to build a query, more than
  * SQLite takes to run it, so the queries every request makes are written out here, once, with `?`
@@ -54,7 +60,7 @@ export class Sql {
    * transaction of the pool. Plain SQL throughout: TypeORM's query builder and query runner cost more than
    * SQLite takes to write a row.
    */
-  writeTogether(statements: ReadonlyArray<{ sql: string; params: unknown[] }>): Promise<void> {
+  writeTogether(statements: ReadonlyArray<SqlStatement>): Promise<void> {
     if (this.dialect === 'sqlite') {
       try {
         const prepared = statements.map(({ sql, params }) => ({
@@ -80,7 +86,7 @@ export class Sql {
    * commit writes every page it touched to the WAL, so two statements on the same pages write them once. On
    * PostgreSQL one after another on the pool: a transaction would add two round trips (BEGIN and COMMIT).
    */
-  async writeInOrder(statements: ReadonlyArray<{ sql: string; params: unknown[] }>): Promise<void> {
+  async writeInOrder(statements: ReadonlyArray<SqlStatement>): Promise<void> {
     if (this.dialect === 'sqlite') return this.writeTogether(statements);
     for (const { sql, params } of statements) await this.query(sql, params);
   }

@@ -5,7 +5,7 @@ import { MessageEntity } from '../entities/message.entity';
 import { newId } from '../ids';
 import { decodeCursor, toPage, type Page, type PageRequest } from '../paging';
 import { escapeLike, plainWords } from '../search-terms';
-import type { Sql } from '../sql';
+import type { Sql, SqlStatement } from '../sql';
 import { DISCUSSION_COLUMNS, MESSAGE_COLUMNS, discussionFromRow, messageFromRow } from '../rows';
 
 export interface NewMessage {
@@ -159,7 +159,7 @@ function messageOf(userId: string, discussionId: string, input: NewMessage, crea
 }
 
 /** The INSERT of a message; `at` is its creation time as the dialect stores it (Sql.time). */
-function insertMessage(message: MessageEntity, at: Date | string): { sql: string; params: unknown[] } {
+function insertMessage(message: MessageEntity, at: Date | string): SqlStatement {
   return {
     sql: `INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     params: [

@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import { TERMINAL_EVENT_TYPES, type QueryEvent, type QueryStatus } from '@assistant/contracts';
 import type { QueryEntity } from '../entities/query.entity';
 import { idsBefore } from '../ids';
-import type { Sql } from '../sql';
+import type { Sql, SqlStatement } from '../sql';
 import { QUERY_COLUMNS, queryFromRow } from '../rows';
 
 export interface NewQuery {
@@ -85,7 +85,7 @@ export class QueriesRepository {
    * so a crash between two writes leaves a state the orphan sweep can finish.
    */
   async appendEvents(events: ReadonlyArray<EventToStore>, ends: ReadonlyArray<QueryEnd> = []): Promise<void> {
-    const slices: Array<{ sql: string; params: unknown[] }> = [];
+    const slices: SqlStatement[] = [];
     for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
       slices.push(insertEvents(events.slice(start, start + EVENTS_PER_STATEMENT)));
     }
@@ -174,7 +174,7 @@ export class QueriesRepository {
 }
 
 /** One INSERT of a slice of events. */
-function insertEvents(events: ReadonlyArray<EventToStore>): { sql: string; params: unknown[] } {
+function insertEvents(events: ReadonlyArray<EventToStore>): SqlStatement {
   return {
     // A batch written again after a failure that was not one (the database had stored it) changes nothing.
     sql: `INSERT INTO query_events (query_id, sequence_number, type, data) VALUES ${events.map(() => '(?, ?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
