@@ -7,6 +7,7 @@ const { join } = require('node:path');
 module.exports = {
   reporters: ['default', join(__dirname, 'tools/workspace/scripts/jest-summary-reporter.cjs')],
   testEnvironment: 'node',
+  setupFiles: [join(__dirname, 'tools/workspace/scripts/jest-test-env.cjs')],
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',

@@ -6,7 +6,7 @@ import { BUILT, run, startServer, WORKSPACE_ROOT, type ServerProcess } from './s
 /**
  * The MCP Inspector's CLI (`@modelcontextprotocol/inspector --cli`), an MCP client independent of ours, against a
  * real `assistant serve`. The inspector needs Node ≥ 22.7.5: on an older Node it runs with the Node 24 that
- * `.ci/services/node24.sh` installs from the npm registry (`ASSISTANT_TEST_NODE24` to use another).
+ * `tools/workspace/services/node24.sh` installs from the npm registry (`ASSISTANT_TEST_NODE24` to use another).
  */
 const INSPECTOR = join(WORKSPACE_ROOT, 'node_modules/@modelcontextprotocol/inspector/cli/build/cli.js');
 const NODE24 =
@@ -17,7 +17,7 @@ function inspectorNode(): string {
   if (major > 22 || (major === 22 && minor >= 8)) return process.execPath;
   if (existsSync(NODE24)) return NODE24;
   throw new Error(
-    `the MCP Inspector needs Node 22.7.5 or later; this is ${process.version}: run .ci/services/node24.sh`,
+    `the MCP Inspector needs Node 22.7.5 or later; this is ${process.version}: run tools/workspace/services/node24.sh`,
   );
 }
 
@@ -33,7 +33,7 @@ describe('the MCP Inspector CLI against a real `assistant serve`', () => {
   });
   afterAll(async () => {
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** One inspector run: its JSON answer. */

@@ -12,7 +12,7 @@ import { ApiClient } from './support/http';
 import { BUILT, run, startServer, WORKSPACE_ROOT, type ServerProcess } from './support/processes';
 import { startHosted, type Target } from './support/targets';
 
-/** Debian's package; CI installs it (.ci/services/browser.packages). */
+/** Debian's package; CI installs it (tools/workspace/services/browser.packages). */
 const CHROMIUM = process.env.ASSISTANT_CHROMIUM ?? '/usr/bin/chromium';
 
 const CHROMIUM_ARGS = [
@@ -116,7 +116,7 @@ describe('the one-time sign-in link of a self-hosted server, in a browser', () =
   });
   afterAll(async () => {
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   const linkIn = (output: string) => /Sign in \(once, within 15 minutes\): (\S+)/.exec(output)?.[1];
@@ -193,7 +193,7 @@ describe('third-party applications and devices on /profile of a self-hosted serv
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   /** One step of the application's side, played by openid-client in its own process. */

@@ -22,7 +22,7 @@ describe('the calendar through a connection and a query', () => {
   });
   afterAll(async () => {
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('refuses a wrong password with the server’s reason, then adds an event once confirmed and lists it', async () => {
@@ -34,7 +34,7 @@ describe('the calendar through a connection and a query', () => {
       headers: { authorization: `Basic ${Buffer.from('alice:secret').toString('base64')}` },
     }).catch((error: Error) => {
       throw new Error(
-        `no CalDAV server at ${CALDAV} (${error.message}); start one with .ci/services/calendar.sh`,
+        `no CalDAV server at ${CALDAV} (${error.message}); start one with tools/workspace/services/calendar.sh`,
       );
     });
     expect(made.status).toBe(201);

@@ -7,7 +7,7 @@ import { readCredentials, credentialsFileIn } from '@assistant/client/local';
 import { BUILT, run, startServer, type ServerProcess } from './support/processes';
 
 /**
- * A real mailbox (Dovecot, OpenSMTPD: `.ci/services/mail.sh`) connected over the API and used through
+ * A real mailbox (Dovecot, OpenSMTPD: `tools/workspace/services/mail.sh`) connected over the API and used through
  * `assistant chat`: searching, reading a hostile newsletter without acting on it, and sending only once approved.
  */
 describe('email through a connection and a query', () => {
@@ -54,7 +54,7 @@ describe('email through a connection and a query', () => {
   });
   afterAll(async () => {
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('finds and reads mail; text that gives orders causes no side effect', async () => {

@@ -6,7 +6,7 @@ import { AssistantClient } from '@assistant/client';
 import { readCredentials, credentialsFileIn } from '@assistant/client/local';
 import { BUILT, run, startServer, type ServerProcess } from './support/processes';
 
-/** The machine's WebDAV server (rclone, started by .ci/services/webdav.sh) and the folder it serves. */
+/** The machine's WebDAV server (rclone, started by tools/workspace/services/webdav.sh) and the folder it serves. */
 const WEBDAV = process.env.ASSISTANT_TEST_WEBDAV_URL ?? 'http://127.0.0.1:8088';
 const WEBDAV_ROOT = process.env.ASSISTANT_TEST_WEBDAV_ROOT ?? '/var/tmp/assistant-webdav/root';
 
@@ -31,7 +31,7 @@ describe('files through a query, with confirmation', () => {
   });
   afterAll(async () => {
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('refuses to write without a terminal to ask, and says how to approve', async () => {
@@ -78,7 +78,7 @@ describe('files on WebDAV through a connection and a query', () => {
       headers: { authorization: `Basic ${Buffer.from('alice:secret').toString('base64')}` },
     }).catch((error: Error) => {
       throw new Error(
-        `no WebDAV server at ${WEBDAV} (${error.message}); start it with .ci/services/webdav.sh`,
+        `no WebDAV server at ${WEBDAV} (${error.message}); start it with tools/workspace/services/webdav.sh`,
       );
     });
     expect(made.status).toBe(201);
@@ -87,7 +87,7 @@ describe('files on WebDAV through a connection and a query', () => {
   });
   afterAll(async () => {
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     rmSync(join(WEBDAV_ROOT, share), { recursive: true, force: true });
   });
 

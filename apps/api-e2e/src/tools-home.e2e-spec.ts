@@ -22,7 +22,9 @@ describe('the smart home through a connection and a query', () => {
 
   beforeAll(async () => {
     device = await connectAsync(BROKER).catch((error: Error) => {
-      throw new Error(`no MQTT broker at ${BROKER} (${error.message}); start one with .ci/services/mqtt.sh`);
+      throw new Error(
+        `no MQTT broker at ${BROKER} (${error.message}); start one with tools/workspace/services/mqtt.sh`,
+      );
     });
     const retained = { retain: true, qos: 1 } as const;
     await device.publishAsync(
@@ -47,7 +49,7 @@ describe('the smart home through a connection and a query', () => {
   });
   afterAll(async () => {
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     for (const topic of [`${prefix}/light/hall/config`, `${prefix}-dev/hall`]) {
       await device?.publishAsync(topic, '', { retain: true });
     }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Tools benchmark: what our tool catalogue, pooled driver and query loop add on top of the protocol call itself,
-// measured side by side in one run against the real servers of .ci/services (Dovecot, Radicale).
+// measured side by side in one run against the real servers of tools/workspace/services (Dovecot, Radicale).
 // On demand only (it is not a test): `node tools/bench/src/tools-bench.mjs [--rounds 30]`.
 //
 //   email     ours: POST /api/v1/queries {"text": "did I get mail from alice?", "tools": ["email_search"]} on our
@@ -11,8 +11,8 @@
 //             floor: tsdav fetchCalendarObjects with the same time range on a logged-in client.
 // Rounds alternate which path goes first. Targets (informational): tool call ≤ 1.2 × floor (medians).
 //
-// Needs the build (`NX_DAEMON=false npx nx run-many -t build`) and the services (`bash .ci/services/mail.sh`,
-// `bash .ci/services/calendar.sh`).
+// Needs the build (`NX_DAEMON=false npx nx run-many -t build`) and the services (`bash tools/workspace/services/mail.sh`,
+// `bash tools/workspace/services/calendar.sh`).
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';

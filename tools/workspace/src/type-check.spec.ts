@@ -4,8 +4,7 @@
  * keep every TypeScript file of every project under that target, and the target in `npm test`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { ProjectGraph } from '@nx/devkit';
@@ -71,17 +70,7 @@ describe('the typecheck target', () => {
 
 describe('npm test (tools/workspace/scripts/test-all.mjs)', () => {
   let dir: string;
-  let postgresStandIn: Server;
-  let postgresUrl: string;
-
-  // test-all.mjs refuses to start without PostgreSQL, but only opens a connection to it: any listener will do.
-  beforeAll(async () => {
-    postgresStandIn = createServer((socket) => socket.end());
-    await new Promise<void>((resolve) => postgresStandIn.listen(0, '127.0.0.1', resolve));
-    const address = postgresStandIn.address();
-    postgresUrl = `postgres://postgres@127.0.0.1:${typeof address === 'object' ? address?.port : ''}/test`;
-  });
-  afterAll(() => new Promise<void>((resolve) => postgresStandIn.close(() => resolve())));
+  let services: string;
 
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'test-all-'));
@@ -91,11 +80,16 @@ describe('npm test (tools/workspace/scripts/test-all.mjs)', () => {
       '#!/bin/sh\necho "$*" >> "$NPX_LOG"\ncase "$*" in *"-t $NPX_FAIL "*) exit 1 ;; esac\nexit 0\n',
     );
     chmodSync(path.join(dir, 'npx'), 0o755);
+    // The services it starts first: stand-ins, so that this spec starts nothing real.
+    services = path.join(dir, 'services');
+    mkdirSync(services);
+    writeFileSync(path.join(services, 'cache.sh'), 'echo started >> "$NPX_LOG.services"\n');
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   function runTestAll(failTarget = '') {
     const log = path.join(dir, 'npx.log');
+    writeFileSync(log, '');
     const result = spawnSync(
       process.execPath,
       [path.join(workspaceRoot, 'tools/workspace/scripts/test-all.mjs')],
@@ -106,7 +100,7 @@ describe('npm test (tools/workspace/scripts/test-all.mjs)', () => {
           PATH: `${dir}${path.delimiter}${process.env.PATH}`,
           NPX_LOG: log,
           NPX_FAIL: failTarget,
-          ASSISTANT_TEST_DATABASE_URL: postgresUrl,
+          ASSISTANT_TEST_SERVICES_DIR: services,
           ASSISTANT_TEST_SKIP_NODE_VERSIONS: '1',
         },
         encoding: 'utf8',
@@ -115,13 +109,16 @@ describe('npm test (tools/workspace/scripts/test-all.mjs)', () => {
     const targets = readFileSync(log, 'utf8')
       .trim()
       .split('\n')
+      .filter(Boolean)
       .map((line) => /run-many -t (.+?) --/.exec(line)?.[1]);
-    return { status: result.status, summary: result.stdout.trim().split('\n').at(-1), targets };
+    const summary = result.stdout.trim().split('\n').at(-1);
+    return { status: result.status, summary, targets, stderr: result.stderr };
   }
 
-  it('type-checks every project after the build, before lint and the tests', () => {
+  it('starts the services, then type-checks every project after the build, before lint and the tests', () => {
     const { status, summary, targets } = runTestAll();
 
+    expect(readFileSync(path.join(dir, 'npx.log.services'), 'utf8')).toBe('started\n');
     expect(targets).toEqual(['build', 'typecheck', 'lint', 'test e2e']);
     expect({ status, summary }).toEqual({ status: 0, summary: '0 passed, 0 failed' });
   });
@@ -129,6 +126,19 @@ describe('npm test (tools/workspace/scripts/test-all.mjs)', () => {
   it('counts a type error as a failed check and exits non-zero', () => {
     const { status, summary } = runTestAll('typecheck');
 
+    expect({ status, summary }).toEqual({ status: 1, summary: '0 passed, 1 failed' });
+  });
+
+  it('stops at a service that cannot start, with one line naming it, and counts it as failed', () => {
+    writeFileSync(path.join(services, 'mail.sh'), 'echo "dovecot: port 10143 is taken" >&2\nexit 1\n');
+    writeFileSync(path.join(services, 'mail.packages'), 'bash\n');
+
+    const { status, summary, targets, stderr } = runTestAll();
+
+    expect(stderr.trim().split('\n')).toEqual([
+      'test services: mail did not start: dovecot: port 10143 is taken',
+    ]);
+    expect(targets).toEqual([]);
     expect({ status, summary }).toEqual({ status: 1, summary: '0 passed, 1 failed' });
   });
 });

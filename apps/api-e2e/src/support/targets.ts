@@ -87,8 +87,11 @@ export async function startSelfHost(
 /** The hosted API's key for connection secrets in these tests (ASSISTANT_SECRETS_KEY). */
 export const TEST_SECRETS_KEY = Buffer.alloc(32, 42).toString('base64');
 
-/** The machine's Redis; each hosted deployment of a test gets its own key prefix (its keys and its channel). */
-export const TEST_REDIS_URL = process.env.ASSISTANT_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/**
+ * The machine's Redis (database 15 by default: the jest preset's jest-test-env.cjs); each hosted deployment of a
+ * test gets its own key prefix (its keys and its channel).
+ */
+export const TEST_REDIS_URL = process.env.ASSISTANT_TEST_REDIS_URL as string;
 
 /** Settings of a hosted deployment of its own on the test Redis: pass the same to every instance of one deployment. */
 export function freshRedisEnv(url = TEST_REDIS_URL): Record<string, string> {

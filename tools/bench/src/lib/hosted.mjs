@@ -10,7 +10,8 @@ import { listeningAddress, ourServerEnv, REPO_ROOT } from './server.mjs';
 
 const HOSTED_MAIN = join(REPO_ROOT, 'apps/hosted-api/dist/main.js');
 const HOSTED_OPS = join(REPO_ROOT, 'apps/hosted-api/dist/ops.js');
-export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+/** Database 15, as the test suites use: a benchmark leaves nothing in database 0. */
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379/15';
 /** Any 32-byte key: the bench stores no connection secret. */
 const SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 

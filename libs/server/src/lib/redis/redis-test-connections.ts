@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { RedisConnections } from './redis-connections';
 
-/** The machine's Redis, for the integration specs. */
-export const TEST_REDIS_URL = process.env['ASSISTANT_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+/** The machine's Redis, for the integration specs (database 15 by default: the jest preset's jest-test-env.cjs). */
+export const TEST_REDIS_URL = process.env['ASSISTANT_TEST_REDIS_URL'] as string;
 
 /** A key prefix of one test's own: its keys and its bus channel touch no one else's. */
 export const freshPrefix = () => `test-${randomBytes(6).toString('hex')}:`;

@@ -9,7 +9,7 @@ import { calendarDeleteEvent } from './tools/calendar-delete-event.tool';
 import { dayOf, timeOf } from './when';
 import { isoInZone } from './zoned-time';
 
-/** Radicale on loopback (`.ci/services/calendar.sh`): user alice, password secret. */
+/** Radicale on loopback (`tools/workspace/services/calendar.sh`): user alice, password secret. */
 const SERVER = process.env.ASSISTANT_TEST_CALDAV_URL ?? 'http://127.0.0.1:5232';
 const AUTH = `Basic ${Buffer.from('alice:secret').toString('base64')}`;
 const BERLIN = 'Europe/Berlin';
@@ -29,7 +29,7 @@ async function seededCalendar(): Promise<string> {
     body: `<?xml version="1.0"?><C:mkcalendar xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop><D:displayname>Test</D:displayname></D:prop></D:set></C:mkcalendar>`,
   }).catch((error: Error) => {
     throw new Error(
-      `no CalDAV server at ${SERVER} (${error.message}); start one with .ci/services/calendar.sh`,
+      `no CalDAV server at ${SERVER} (${error.message}); start one with tools/workspace/services/calendar.sh`,
     );
   });
   if (made.status !== 201) throw new Error(`MKCALENDAR answered ${made.status}`);

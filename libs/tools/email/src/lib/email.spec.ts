@@ -11,7 +11,7 @@ import { emailSend } from './tools/email-send.tool';
 import { emailReply } from './tools/email-reply.tool';
 import { emailSaveDraft } from './tools/email-save-draft.tool';
 
-/** Dovecot and OpenSMTPD on loopback (`.ci/services/mail.sh`): alice and bob at example.test, password secret. */
+/** Dovecot and OpenSMTPD on loopback (`tools/workspace/services/mail.sh`): alice and bob at example.test, password secret. */
 const HOST = '127.0.0.1';
 const settings = (user: string) =>
   imapProvider.settings.parse({
@@ -44,7 +44,9 @@ async function deliver(user: string, raw: string[], seen = false) {
     logger: false,
   });
   await imap.connect().catch((error: Error) => {
-    throw new Error(`no IMAP server on ${HOST}:10143 (${error.message}); start it with .ci/services/mail.sh`);
+    throw new Error(
+      `no IMAP server on ${HOST}:10143 (${error.message}); start it with tools/workspace/services/mail.sh`,
+    );
   });
   await imap.append('INBOX', raw.join('\r\n'), seen ? ['\\Seen'] : []);
   await imap.logout();

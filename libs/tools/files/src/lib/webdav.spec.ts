@@ -9,7 +9,7 @@ import type { FilesDriver } from './files.driver';
 import { filesFamily } from './files.family';
 import { webdavProvider } from './webdav.provider';
 
-/** rclone serving DISK over WebDAV on loopback (`.ci/services/webdav.sh`): user alice, password secret. */
+/** rclone serving DISK over WebDAV on loopback (`tools/workspace/services/webdav.sh`): user alice, password secret. */
 const SERVER = process.env.ASSISTANT_TEST_WEBDAV_URL ?? 'http://127.0.0.1:8088';
 const DISK = process.env.ASSISTANT_TEST_WEBDAV_DISK ?? '/var/tmp/assistant-webdav/root';
 const signal = new AbortController().signal;

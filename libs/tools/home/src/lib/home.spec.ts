@@ -9,7 +9,7 @@ import { homeGetState } from './tools/home-get-state.tool';
 import { homeListDevices } from './tools/home-list-devices.tool';
 import { homeSetState } from './tools/home-set-state.tool';
 
-/** The machine's Mosquitto (`.ci/services/mqtt.sh` starts it in CI). */
+/** The machine's Mosquitto (`tools/workspace/services/mqtt.sh` starts it in CI). */
 const BROKER = process.env.ASSISTANT_TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 const env: DriverEnvironment = {
   deployment: 'self-hosted',
@@ -81,7 +81,9 @@ describe('MQTT (Home Assistant discovery and Zigbee2MQTT, on a real broker)', ()
 
   beforeAll(async () => {
     simulator = await connectAsync(BROKER).catch((error: Error) => {
-      throw new Error(`no MQTT broker at ${BROKER} (${error.message}); start one with .ci/services/mqtt.sh`);
+      throw new Error(
+        `no MQTT broker at ${BROKER} (${error.message}); start one with tools/workspace/services/mqtt.sh`,
+      );
     });
     const retained = { retain: true, qos: 1 } as const;
     // A light announced by Home Assistant discovery, plain payloads; and a Zigbee2MQTT plug, JSON payloads.
