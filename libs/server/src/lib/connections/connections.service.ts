@@ -44,7 +44,7 @@ export class ConnectionsService {
     const provider = this.providerOf(body.family, body.provider);
     const settings = parse(provider.settings, body.settings, 'settings');
     const secrets = parse(provider.secrets, body.secrets, 'secrets');
-    await this.tryConnection(provider, settings, secrets);
+    await this.tryConnection(userId, provider, settings, secrets);
     const created = await this.storage.connections.create(userId, {
       family: body.family,
       provider: body.provider,
@@ -69,7 +69,7 @@ export class ConnectionsService {
       body.secrets ?? this.box.open(stored.sealedSecrets, userId),
       'secrets',
     );
-    if (reconnect) await this.tryConnection(provider, settings, secrets);
+    if (reconnect) await this.tryConnection(userId, provider, settings, secrets);
     const updated = await this.storage.connections.update(userId, id, {
       name: body.name,
       ...(reconnect
@@ -126,6 +126,7 @@ export class ConnectionsService {
 
   /** Opens the provider's driver and tries it; a refusal or a silence is 422 with the remote server's reason. */
   private async tryConnection(
+    userId: string,
     provider: ProviderDefinition,
     settings: Record<string, unknown>,
     secrets: Record<string, unknown>,
@@ -134,7 +135,7 @@ export class ConnectionsService {
     let driver: unknown;
     try {
       const attempt = (async () => {
-        driver = await provider.open({ settings, secrets }, this.catalog.environment());
+        driver = await provider.open({ settings, secrets }, this.catalog.environment(userId));
         await provider.test(driver, deadline);
       })();
       await Promise.race([

@@ -172,7 +172,7 @@ export class ToolCatalog implements OnApplicationShutdown {
         const connection = candidates.find((c) => servesTool(c.provider, tool));
         const provider = family.providers.find((p) => p.name === connection?.provider);
         if (!connection || !provider) continue;
-        tools.push(connectOnFirstCall(tool, () => this.open(provider, connection)));
+        tools.push(connectOnFirstCall(tool, () => this.open(provider, connection, userId)));
       }
     }
     return tools;
@@ -183,7 +183,7 @@ export class ToolCatalog implements OnApplicationShutdown {
    * account's own folder), with their ids as `GET /connections` lists them.
    */
   defaultConnections(userId: string): Array<ActiveConnection & { name: string }> {
-    const env = this.environment();
+    const env = this.environment(userId);
     return this.families.flatMap((family) =>
       (family.defaults ?? [])
         .filter((fallback) => fallback.deployments.includes(this.config.deployment))
@@ -202,7 +202,7 @@ export class ToolCatalog implements OnApplicationShutdown {
   }
 
   /** The pooled driver of a connection, opened on first use (a failure is not kept: the next call tries again). */
-  private open(provider: ProviderDefinition, connection: ActiveConnection): Promise<unknown> {
+  private open(provider: ProviderDefinition, connection: ActiveConnection, userId: string): Promise<unknown> {
     const key = `${connection.poolKey ?? connection.id}@${connection.updatedAt.getTime()}`;
     return this.pool.get(key, async () => {
       try {
@@ -211,7 +211,7 @@ export class ToolCatalog implements OnApplicationShutdown {
             settings: provider.settings.parse(connection.settings),
             secrets: provider.secrets.parse(connection.secrets),
           },
-          this.environment(),
+          this.environment(userId),
         );
       } catch (error) {
         // Said to the operator without the connection's secrets; the call's error says it to the user.
@@ -225,11 +225,12 @@ export class ToolCatalog implements OnApplicationShutdown {
     });
   }
 
-  /** What a driver of this server is opened with. */
-  environment(): DriverEnvironment {
+  /** What a driver of this server is opened with; `userId`: the account whose connection it is. */
+  environment(userId?: string): DriverEnvironment {
     return {
       deployment: this.config.deployment,
       dataDir: this.config.dataDir,
+      userId,
       allowPrivateHosts: this.config.allowPrivateHosts,
       localFolders: this.config.localFolders,
       signal: this.shutdown.signal,

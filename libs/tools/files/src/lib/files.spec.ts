@@ -1,5 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import {
+  closeSync,
+  constants,
   mkdirSync,
+  openSync,
   mkdtempSync,
   readFileSync,
   realpathSync,
@@ -102,18 +106,87 @@ describe('a local folder', () => {
   });
 });
 
+describe('a local folder, against what else a folder may hold', () => {
+  /** The promise, or a rejection saying it is still waiting after a second (a blocked thread never answers). */
+  const withinASecond = <T>(work: Promise<T>): Promise<T> => {
+    work.catch(() => undefined);
+    return Promise.race([
+      work,
+      new Promise<T>((_, reject) => setTimeout(() => reject(new Error('still waiting after 1 s')), 1_000)),
+    ]);
+  };
+  /** Opens both ends of a FIFO for a moment, so that an open still waiting on it returns. */
+  const release = (fifo: string) => {
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+    closeSync(reader);
+  };
+
+  it('refuses a FIFO before opening it: reading, replacing or searching never waits for a writer', async () => {
+    const fifo = join(root, 'notes', 'pipe.txt');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      await expect(withinASecond(folder.read('notes/pipe.txt'))).rejects.toThrow(
+        'notes/pipe.txt is not a regular file',
+      );
+      await expect(withinASecond(folder.write('notes/pipe.txt', 'x', true))).rejects.toThrow(
+        'notes/pipe.txt is not a regular file',
+      );
+      await expect(withinASecond(folder.search('buy', '.', new AbortController().signal))).resolves.toEqual([
+        { path: 'notes/todo.txt', match: 'content', line: 'buy stamps' },
+      ]);
+    } finally {
+      release(fifo);
+    }
+  });
+
+  it("names paths relative to the folder in its errors, never the server's own", async () => {
+    writeFileSync(join(root, 'notes', 'sub.txt'), 'x');
+    const failures: Array<() => Promise<unknown>> = [
+      () => folder.list('notes/todo.txt'),
+      () => folder.search('x', 'notes/todo.txt', new AbortController().signal),
+      () => folder.write('notes', 'x', true),
+      () => folder.move('notes', 'notes/inside'),
+      () => folder.delete('notes/todo.txt/x'),
+      () => folder.write('notes/todo.txt/x', 'x', false),
+    ];
+    for (const failure of failures) {
+      const error = await failure().then(
+        () => new Error('it did not fail'),
+        (e: Error) => e,
+      );
+      expect(error.message).not.toContain(base);
+      expect(error.message).toMatch(/^(the folder of )?notes/);
+    }
+  });
+
+  it("opens a folder without naming it in its errors (an account's default folder is a server path)", async () => {
+    writeFileSync(join(base, 'plain-file'), 'x');
+    for (const [at, create] of [
+      [join(base, 'missing'), false],
+      [join(base, 'plain-file'), false],
+      [join(base, 'plain-file', 'below'), true],
+    ] as const) {
+      const error = (await LocalFolder.open(at, create).catch((e: Error) => e)) as Error;
+      expect(error).toBeInstanceOf(Error);
+      expect(error.message).not.toContain(base);
+    }
+  });
+});
+
 describe('the local provider', () => {
-  const env = (dataDir: string, localFolders: string[] = []): DriverEnvironment => ({
+  const env = (dataDir: string, localFolders: string[] = [], userId = 'usr_1'): DriverEnvironment => ({
     deployment: 'self-hosted',
     dataDir,
+    userId,
     localFolders,
     allowPrivateHosts: [],
     signal: new AbortController().signal,
   });
+  const open = (root: string, e: DriverEnvironment, create = true) =>
+    localProvider.open({ settings: localProvider.settings.parse({ root, create }), secrets: {} }, e);
 
   it('opens only folders the operator allows: the data directory’s own, and ASSISTANT_LOCAL_FOLDERS', async () => {
-    const open = (root: string, e: DriverEnvironment) =>
-      localProvider.open({ settings: localProvider.settings.parse({ root, create: true }), secrets: {} }, e);
     await expect(open(root, env(join(base, 'data')))).rejects.toThrow(/not among the folders/);
     await expect(open('/etc', env(join(base, 'data')))).rejects.toThrow(/not among the folders/);
     const allowed = await open(root, env(join(base, 'data'), [root]));
@@ -123,6 +196,47 @@ describe('the local provider', () => {
     expect(settings).toEqual({ root: join(base, 'data', 'files', 'usr_1'), create: true });
     await open(String(settings?.root), env(join(base, 'data')));
     expect(existsSync(join(base, 'data', 'files', 'usr_1'))).toBe(true);
+  });
+
+  it("never opens another account's folder, the data directory, or a folder that holds it", async () => {
+    const data = join(base, 'data');
+    const owners = join(data, 'files', 'usr_owner');
+    mkdirSync(owners, { recursive: true });
+    writeFileSync(join(owners, 'diary.txt'), 'private');
+    // The operator lists the folder that holds the data directory, and a link in it leads into the owner's folder.
+    const shared = join(base, 'shared');
+    mkdirSync(shared);
+    symlinkSync(owners, join(shared, 'looks-harmless'));
+    const asSecond = env(data, [base], 'usr_second');
+    for (const root of [
+      owners,
+      join(owners, '..', 'usr_owner'),
+      join(data, 'files'),
+      data,
+      base,
+      join(shared, 'looks-harmless'),
+      join(data, 'files', 'usr_not_yet_made'),
+    ]) {
+      const opened = await open(root, asSecond, false).then(
+        () => 'opened',
+        (e: Error) => e.message,
+      );
+      expect({ root, opened }).toEqual({
+        root,
+        opened: expect.stringMatching(/data directory|not among the folders/),
+      });
+    }
+    // Its own folder, a folder inside it, and the operator's other folders open.
+    await expect(open(join(data, 'files', 'usr_second'), asSecond)).resolves.toBeDefined();
+    await expect(open(join(data, 'files', 'usr_second', 'photos'), asSecond)).resolves.toBeDefined();
+    await expect(open(shared, asSecond)).resolves.toBeDefined();
+    expect(existsSync(join(data, 'files', 'usr_not_yet_made'))).toBe(false);
+  });
+
+  it('never creates a folder on the way to a refusal', async () => {
+    const data = join(base, 'data');
+    await expect(open(join(data, 'files', 'usr_other', 'new'), env(data, [], 'usr_1'))).rejects.toThrow();
+    expect(existsSync(join(data, 'files', 'usr_other'))).toBe(false);
   });
 });
 

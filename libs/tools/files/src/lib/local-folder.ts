@@ -1,41 +1,127 @@
 import { constants, type Dirent } from 'node:fs';
-import { lstat, mkdir, open, readdir, realpath, rename, rmdir, stat, unlink } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  realpath,
+  rename,
+  rmdir,
+  stat,
+  unlink,
+  type FileHandle,
+} from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { FileEntry, FilesDriver, FoundFile, ReadFile } from './files.driver';
 import { FileAccessError, FILE_LIMITS, looksBinary } from './files.driver';
 
 /**
+ * Opens a file that must be a regular file, without ever waiting on anything else: it is looked at (`lstat`)
+ * before it is opened, opened with O_NONBLOCK (a FIFO or a device swapped in meanwhile cannot hold the open, which
+ * would block one of libuv's few threads for good, and with them every file and DNS call of the process), and the
+ * opened descriptor is checked again. O_NOFOLLOW: a link swapped in at the last moment is not followed.
+ */
+async function openRegularFile(
+  full: string,
+  shown: string,
+  flags: number,
+  mode?: number,
+): Promise<FileHandle> {
+  const before = await lstat(full).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' && flags & constants.O_CREAT) return undefined;
+    throw error;
+  });
+  if (before && !before.isFile()) throw new FileAccessError(`${shown} is not a regular file`);
+  const handle = await open(full, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, mode);
+  if (!(await handle.stat()).isFile()) {
+    await handle.close();
+    throw new FileAccessError(`${shown} is not a regular file`);
+  }
+  return handle;
+}
+
+/** What a file system error code means, in words that fit after a path. */
+const REASONS: Record<string, string> = {
+  ENOENT: 'does not exist',
+  ENOTDIR: 'is not a folder, or has a file where a folder should be',
+  EISDIR: 'is a folder',
+  EEXIST: 'exists already',
+  ENOTEMPTY: 'is a folder that is not empty',
+  EACCES: 'cannot be used: permission denied',
+  EPERM: 'cannot be used: permission denied',
+  ELOOP: 'is a link; links are not followed',
+  ENAMETOOLONG: 'is too long a name',
+  EINVAL: 'cannot be moved into itself',
+  ENXIO: 'is not a regular file',
+  EBUSY: 'is in use',
+  ENOSPC: 'cannot be written: the disk is full',
+  EROFS: 'cannot be changed: the folder is read-only',
+};
+
+/**
+ * The error of an operation on `shown` (the path as the caller gave it, relative to the folder) in plain words. A
+ * file system error names the server's absolute path, which is not for the caller (it says where the data
+ * directory is, and whose folder this is): only its code is kept.
+ */
+function inWords(error: unknown, shown: string): Error {
+  if (error instanceof FileAccessError) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return new FileAccessError(
+    `${shown} ${(code && REASONS[code]) ?? `could not be used (${code ?? 'unknown error'})`}`,
+  );
+}
+
+/** Runs `work`, its file system errors said in words about `shown` (see `inWords`). */
+async function about<T>(shown: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw inWords(error, shown);
+  }
+}
+
+/**
  * A folder of this machine, with every path confined to it: a path is relative to the root; `..`, absolute
- * paths, and symbolic links that lead out of the root (anywhere along the path) are refused. Writes open the
- * file with O_NOFOLLOW, so a link swapped in at the last moment is not followed.
+ * paths, and symbolic links that lead out of the root (anywhere along the path) are refused. Only regular files
+ * are opened (see `openRegularFile`). Errors name paths as the caller gave them, never the folder's own path.
  */
 export class LocalFolder implements FilesDriver {
-  private constructor(private readonly root: string) {}
+  /** `root`: the folder's real path (links resolved), which errors never show. */
+  private constructor(readonly root: string) {}
 
-  /** The folder at `root`, which must exist and be a directory (created first when `create` is set). */
+  /**
+   * The folder at `root`, which must exist and be a directory (created first when `create` is set). Its errors do
+   * not name it: an account's default folder is a path of the server's data directory.
+   */
   static async open(root: string, create = false): Promise<LocalFolder> {
     if (!isAbsolute(root)) throw new FileAccessError(`the folder must be an absolute path, not ${root}`);
-    if (create) await mkdir(root, { recursive: true, mode: 0o700 });
-    const real = await realpath(root).catch(() => {
-      throw new FileAccessError(`the folder ${root} does not exist`);
+    return about('the folder', async () => {
+      if (create) await mkdir(root, { recursive: true, mode: 0o700 });
+      const real = await realpath(root);
+      if (!(await stat(real)).isDirectory()) throw new FileAccessError('the folder is a file, not a folder');
+      return new LocalFolder(real);
     });
-    if (!(await stat(real)).isDirectory()) throw new FileAccessError(`${root} is not a folder`);
-    return new LocalFolder(real);
   }
 
-  async list(path: string): Promise<FileEntry[]> {
-    const dir = await this.existing(path);
-    const entries = await readdir(dir, { withFileTypes: true });
-    const listed: FileEntry[] = [];
-    for (const entry of entries
-      .sort((a, b) => a.name.localeCompare(b.name))
-      .slice(0, FILE_LIMITS.maxListed)) {
-      listed.push(await this.describe(join(dir, entry.name), entry));
-    }
-    return listed;
+  list(path: string): Promise<FileEntry[]> {
+    return about(path, async () => {
+      const dir = await this.existing(path);
+      const entries = await readdir(dir, { withFileTypes: true });
+      const listed: FileEntry[] = [];
+      for (const entry of entries
+        .sort((a, b) => a.name.localeCompare(b.name))
+        .slice(0, FILE_LIMITS.maxListed)) {
+        listed.push(await this.describe(join(dir, entry.name), entry));
+      }
+      return listed;
+    });
   }
 
-  async search(query: string, path: string, signal: AbortSignal): Promise<FoundFile[]> {
+  search(query: string, path: string, signal: AbortSignal): Promise<FoundFile[]> {
+    return about(path, () => this.searchIn(query, path, signal));
+  }
+
+  private async searchIn(query: string, path: string, signal: AbortSignal): Promise<FoundFile[]> {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
     const found: FoundFile[] = [];
     let scanned = 0;
@@ -65,11 +151,14 @@ export class LocalFolder implements FilesDriver {
     return found;
   }
 
-  async read(path: string): Promise<ReadFile> {
+  read(path: string): Promise<ReadFile> {
+    return about(path, () => this.readText(path));
+  }
+
+  private async readText(path: string): Promise<ReadFile> {
     const file = await this.existing(path);
-    const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const handle = await openRegularFile(file, path, constants.O_RDONLY);
     try {
-      if (!(await handle.stat()).isFile()) throw new FileAccessError(`${path} is not a file`);
       const buffer = Buffer.alloc(FILE_LIMITS.maxReadBytes + 1);
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
       const bytes = buffer.subarray(0, Math.min(bytesRead, FILE_LIMITS.maxReadBytes));
@@ -84,49 +173,51 @@ export class LocalFolder implements FilesDriver {
     }
   }
 
-  async write(path: string, text: string, overwrite: boolean): Promise<FileEntry> {
-    const target = await this.creatable(path);
-    const flags =
-      constants.O_WRONLY |
-      constants.O_CREAT |
-      constants.O_NOFOLLOW |
-      (overwrite ? constants.O_TRUNC : constants.O_EXCL);
-    const handle = await open(target, flags, 0o600).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'EEXIST') throw new FileAccessError(`${path} exists already; say so to replace it`);
-      throw error;
+  write(path: string, text: string, overwrite: boolean): Promise<FileEntry> {
+    return about(path, async () => {
+      const target = await this.creatable(path);
+      const flags =
+        constants.O_WRONLY | constants.O_CREAT | (overwrite ? constants.O_TRUNC : constants.O_EXCL);
+      const handle = await openRegularFile(target, path, flags, 0o600).catch(
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'EEXIST')
+            throw new FileAccessError(`${path} exists already; say so to replace it`);
+          throw error;
+        },
+      );
+      try {
+        await handle.writeFile(text, 'utf8');
+      } finally {
+        await handle.close();
+      }
+      return this.describe(target);
     });
-    try {
-      await handle.writeFile(text, 'utf8');
-    } finally {
-      await handle.close();
-    }
-    return this.describe(target);
   }
 
-  async move(from: string, to: string): Promise<FileEntry> {
-    const source = await this.existing(from, { noLink: true });
-    const target = await this.creatable(to);
-    if (
-      await lstat(target).then(
-        () => true,
-        () => false,
+  move(from: string, to: string): Promise<FileEntry> {
+    return about(from, async () => {
+      const source = await this.existing(from, { noLink: true });
+      const target = await this.creatable(to);
+      if (
+        await lstat(target).then(
+          () => true,
+          () => false,
+        )
       )
-    )
-      throw new FileAccessError(`${to} exists already`);
-    await rename(source, target);
-    return this.describe(target);
+        throw new FileAccessError(`${to} exists already`);
+      await rename(source, target);
+      return this.describe(target);
+    });
   }
 
-  async delete(path: string): Promise<void> {
-    if (this.lexical(path) === this.root) throw new FileAccessError('the folder itself cannot be deleted');
-    const target = await this.existing(path, { noLink: true });
-    const info = await lstat(target);
-    if (info.isDirectory()) {
-      await rmdir(target).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOTEMPTY') throw new FileAccessError(`${path} is a folder that is not empty`);
-        throw error;
-      });
-    } else await unlink(target);
+  delete(path: string): Promise<void> {
+    return about(path, async () => {
+      if (this.lexical(path) === this.root) throw new FileAccessError('the folder itself cannot be deleted');
+      const target = await this.existing(path, { noLink: true });
+      const info = await lstat(target);
+      if (info.isDirectory()) await rmdir(target);
+      else await unlink(target);
+    });
   }
 
   /** The absolute path of `path` inside the root, lexically: no `..` above the root, nothing absolute. */
@@ -190,11 +281,11 @@ export class LocalFolder implements FilesDriver {
     };
   }
 
-  /** The first line that has every word, in a text file small enough to read. */
+  /** The first line that has every word, in a regular text file small enough to read. */
   private async matchingLine(full: string, words: string[]): Promise<string | undefined> {
-    const info = await stat(full);
-    if (info.size > FILE_LIMITS.maxSearchedBytes) return undefined;
-    const handle = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
+    const info = await lstat(full);
+    if (!info.isFile() || info.size > FILE_LIMITS.maxSearchedBytes) return undefined;
+    const handle = await openRegularFile(full, '', constants.O_RDONLY).catch(() => undefined);
     if (!handle) return undefined;
     try {
       const bytes = await handle.readFile();

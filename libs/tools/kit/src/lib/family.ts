@@ -18,6 +18,11 @@ export interface DriverEnvironment {
   /** The self-hosted server's data directory (for the default files folder), absent on the hosted API. */
   dataDir?: string;
   /**
+   * The account whose connection is opened: a provider that reaches this machine (a local folder) confines the
+   * account to what is its own. Absent where no account is known, which such a provider takes as no account's.
+   */
+  userId?: string;
+  /**
    * Host names and networks (CIDR) on the server's own network that the operator lets tools reach
    * (`ASSISTANT_ALLOW_PRIVATE_HOSTS`); everything private or local is refused otherwise.
    */
