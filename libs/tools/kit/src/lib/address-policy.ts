@@ -52,10 +52,11 @@ export interface AddressPolicy {
 }
 
 /**
- * The policy of a web connection: public addresses only, plus what the operator allow-lists — host names
- * (`intranet.lan`) or networks in CIDR form (`192.168.1.0/24`, `127.0.0.1/32`).
+ * Public addresses only, plus what `allow` lists — host names (`intranet.lan`) or networks in CIDR form
+ * (`192.168.1.0/24`, `127.0.0.1/32`). A refusal ends with `remedy` when there is one: who may allow the address,
+ * and where, which depends on the deployment (a hosted customer can allow nothing).
  */
-export function addressPolicy(allow: readonly string[] = []): AddressPolicy {
+export function addressPolicy(allow: readonly string[] = [], remedy?: string): AddressPolicy {
   const allowedHosts = new Set<string>();
   const allowedNets = new BlockList();
   for (const entry of allow) {
@@ -75,7 +76,7 @@ export function addressPolicy(allow: readonly string[] = []): AddressPolicy {
       const family = isIP(address) === 4 ? 'ipv4' : 'ipv6';
       if (allowedHosts.has(host.toLowerCase()) || allowedNets.check(address, family)) return null;
       if (PRIVATE.check(address, family)) {
-        return `${host} is a private or local address (${address}); the operator can allow it with the connection's allow_hosts setting`;
+        return `${host} is a private or local address (${address})${remedy ? `; ${remedy}` : ''}`;
       }
       return null;
     },
@@ -93,11 +94,5 @@ const ANYWHERE = addressPolicy(['0.0.0.0/0', '::/0']);
  */
 export function connectionPolicy(env: DriverEnvironment): AddressPolicy {
   if (env.deployment !== 'hosted') return ANYWHERE;
-  const policy = addressPolicy(env.allowPrivateHosts);
-  return {
-    refusal: (host, address) =>
-      policy
-        .refusal(host, address)
-        ?.replace("the connection's allow_hosts setting", 'ASSISTANT_ALLOW_PRIVATE_HOSTS') ?? null,
-  };
+  return addressPolicy(env.allowPrivateHosts, 'the operator can allow it with ASSISTANT_ALLOW_PRIVATE_HOSTS');
 }

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { addressPolicy, type ProviderDefinition } from '@assistant/tool-kit';
+import {
+  addressPolicy,
+  connectionPolicy,
+  ConnectionTestError,
+  type AddressPolicy,
+  type DriverEnvironment,
+  type ProviderDefinition,
+} from '@assistant/tool-kit';
 import { fetchPage, type FetchedPage, type FetchLimits } from './fetch-page';
 import type { SearchResults } from './web-search';
 
@@ -22,9 +29,31 @@ const fetchSettings = z.object({
     .max(100)
     .default([])
     .describe(
-      'host names or networks (CIDR) on the local network that pages may be fetched from; none by default',
+      'host names or networks (CIDR) on the local network that pages may be fetched from (self-hosted); none by default',
     ),
 });
+
+/**
+ * The addresses pages may come from. Pages are fetched at the model's request, from URLs that outside text may
+ * have put there, so even a self-hosted server fetches from public addresses only, plus what its operator
+ * (`ASSISTANT_ALLOW_PRIVATE_HOSTS`) and the connection (`allow_hosts`: the household's own network) allow. On the
+ * hosted service the connection is a customer's: only the operator opens anything more (`connectionPolicy`), and
+ * a customer's `allow_hosts` is refused when it connects, since it would open the service's own network.
+ */
+function pagePolicy(allowHosts: readonly string[], env: DriverEnvironment): AddressPolicy {
+  if (env.deployment === 'hosted') {
+    if (allowHosts.length > 0) {
+      throw new ConnectionTestError(
+        'allow_hosts is for a self-hosted server: on this service pages come from public addresses only, and the connection cannot open any other',
+      );
+    }
+    return connectionPolicy(env);
+  }
+  return addressPolicy(
+    [...env.allowPrivateHosts, ...allowHosts],
+    "allow it with the connection's allow_hosts setting, or the operator with ASSISTANT_ALLOW_PRIVATE_HOSTS",
+  );
+}
 
 /** Plain HTTP(S) fetching from this server: needs no account, only the operator's allow-list. */
 export function fetchProvider(
@@ -36,10 +65,10 @@ export function fetchProvider(
     settings: fetchSettings,
     secrets: z.object({}),
     open: async ({ settings }, env) => {
-      const policy = addressPolicy([...env.allowPrivateHosts, ...settings.allow_hosts]);
+      const policy = pagePolicy(settings.allow_hosts, env);
       return { fetch: (url, signal) => fetchPage(url, { policy, signal, limits }) };
     },
-    // Nothing to log in to: the allow-list was checked by its schema.
+    // Nothing to log in to: opening it checked the allow-list.
     test: async () => undefined,
   };
 }
