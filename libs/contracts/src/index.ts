@@ -20,6 +20,7 @@ export { fieldErrorSchema, type FieldError, problemSchema, type Problem, problem
 export {
   timestampSchema,
   textSchema,
+  lineSchema,
   pageQuerySchema,
   searchablePageQuerySchema,
   type PageQuery,

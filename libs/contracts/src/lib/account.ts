@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { scopeSchema } from './scopes';
-import { timestampSchema } from './common';
+import { lineSchema, timestampSchema } from './common';
 
 export const deploymentSchema = z.enum(['hosted', 'self-hosted']);
 export type Deployment = z.infer<typeof deploymentSchema>;
@@ -33,7 +33,7 @@ export type Account = z.infer<typeof accountSchema>;
 export const updateAccountSchema = z
   .strictObject({
     auto_approved_tools: z
-      .array(z.string().min(1).max(64))
+      .array(lineSchema('a tool name').min(1).max(64))
       .max(100)
       .describe(
         'tools the assistant may use without asking first (e.g. ["home_set_state"]); [] asks for every change',

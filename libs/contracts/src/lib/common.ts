@@ -6,14 +6,39 @@ export const timestampSchema = z.string().describe('RFC 3339 timestamp, UTC');
 /** Half of a UTF-16 surrogate pair on its own; with the `u` flag a proper pair is one code point and never matches. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
-/**
- * Every free-text field a client sends (query text, memory content and tags, titles, token names, search
- * text). JSON can carry half a character (`"\ud800"`), which no database stores faithfully and no client can
- * show, so it is refused here, once for all of them. `label` names the field in the message.
- */
-export function textSchema(label: string) {
+/** U+0000: PostgreSQL's text cannot hold it (the statement fails), and no text of a person's has it. */
+const NUL = '\u0000';
+
+/** Unicode's control characters (C0, DEL and C1): line breaks, tabs, escapes, NUL. */
+const CONTROL = /\p{Cc}/u;
+
+/** Text in which every character is whole: a string with half of one is refused, naming the field. */
+function unicodeSchema(label: string) {
   return z.string().refine((value) => !LONE_SURROGATE.test(value), {
     error: `${label} must be valid Unicode text: it contains half of a character (a lone surrogate)`,
+  });
+}
+
+/**
+ * Every free-text field a client sends that may run over lines (query text, memory content, search text). JSON
+ * can carry half a character (`"\ud800"`) and U+0000, which no database stores faithfully and no client can
+ * show, so both are refused here, once for all of them; line breaks and tabs are text. `label` names the field
+ * in the message.
+ */
+export function textSchema(label: string) {
+  return unicodeSchema(label).refine((value) => !value.includes(NUL), {
+    error: `${label} must not contain the character U+0000 (NUL)`,
+  });
+}
+
+/**
+ * One line of text: a name, a title or a tag, and the ids and names a body refers to. Besides what textSchema
+ * refuses, no control character makes sense in it (a line break, a tab, an escape that would rewrite a terminal
+ * listing it), not even at either end: refused here, once for all of them.
+ */
+export function lineSchema(label: string) {
+  return unicodeSchema(label).refine((value) => !CONTROL.test(value), {
+    error: `${label} must not contain control characters (line breaks, tabs, U+0000 and the like)`,
   });
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { textSchema, timestampSchema } from './common';
+import { lineSchema, timestampSchema } from './common';
 import { toolFamilySchema } from './tools';
 
 const settingsSchema = z
@@ -27,7 +27,7 @@ export const connectionSchema = z
   .meta({ id: 'Connection' });
 export type Connection = z.infer<typeof connectionSchema>;
 
-const nameSchema = textSchema('name')
+const nameSchema = lineSchema('name')
   .trim()
   .min(1, { error: 'name must not be empty' })
   .max(100, { error: 'name must be at most 100 characters' });

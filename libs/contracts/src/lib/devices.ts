@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
-import { listEnvelopeSchema, textSchema, timestampSchema } from './common';
+import { lineSchema, listEnvelopeSchema, timestampSchema } from './common';
 import { scopeSchema } from './scopes';
 
 /** A paired phone: a device token of the account (SPEC §2), never its secret. */
@@ -59,7 +59,7 @@ export const claimPairingCodeSchema = z
   .strictObject({
     // Any string: a code of the wrong shape gets the same answer as a wrong one, so that no answer tells them apart.
     code: z.string().max(64, { error: 'code must be at most 64 characters' }),
-    device_name: textSchema('device_name')
+    device_name: lineSchema('device_name')
       .trim()
       .min(1, { error: 'device_name must not be empty' })
       .max(LIMITS.maxTokenNameChars, {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
-import { textSchema, timestampSchema } from './common';
+import { lineSchema, timestampSchema } from './common';
 
-const titleSchema = textSchema('title')
+const titleSchema = lineSchema('title')
   .trim()
   .min(1, { error: 'title must not be empty' })
   .max(LIMITS.maxTitleChars, { error: `title must be at most ${LIMITS.maxTitleChars} characters` });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
-import { textSchema, timestampSchema } from './common';
+import { lineSchema, textSchema, timestampSchema } from './common';
 
 /** What a memory says; the same limit whether the user saves it or the assistant does (SPEC §7). */
 export const memoryContentSchema = textSchema('content')
@@ -10,7 +10,7 @@ export const memoryContentSchema = textSchema('content')
 
 const tagsSchema = z
   .array(
-    textSchema('a tag')
+    lineSchema('a tag')
       .trim()
       .min(1, { error: 'a tag must not be empty' })
       .max(LIMITS.maxTagChars, { error: `a tag must be at most ${LIMITS.maxTagChars} characters` }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
-import { textSchema } from './common';
+import { lineSchema, textSchema } from './common';
 
 export const createQuerySchema = z
   .strictObject({
@@ -10,9 +10,9 @@ export const createQuerySchema = z
       .max(LIMITS.maxQueryTextChars, {
         error: `text must be at most ${LIMITS.maxQueryTextChars} characters`,
       }),
-    discussion_id: z.string().optional(),
-    tools: z.array(z.string()).optional(),
-    model: z.string().optional(),
+    discussion_id: lineSchema('discussion_id').optional(),
+    tools: z.array(lineSchema('a tool name')).optional(),
+    model: lineSchema('model').optional(),
   })
   .meta({ id: 'CreateQuery' });
 export type CreateQuery = z.infer<typeof createQuerySchema>;

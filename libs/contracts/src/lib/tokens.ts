@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './limits';
 import { scopeSchema } from './scopes';
-import { textSchema, timestampSchema } from './common';
+import { lineSchema, timestampSchema } from './common';
 
 export const personalTokenSchema = z
   .object({
@@ -19,7 +19,7 @@ export type PersonalToken = z.infer<typeof personalTokenSchema>;
 
 export const createTokenSchema = z
   .strictObject({
-    name: textSchema('name')
+    name: lineSchema('name')
       .trim()
       .min(1, { error: 'name must not be empty' })
       .max(LIMITS.maxTokenNameChars, {

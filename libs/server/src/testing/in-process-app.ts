@@ -5,7 +5,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ALL_SCOPES, type Scope } from '@assistant/contracts';
 import { TokenService } from '@assistant/auth';
-import { openStorage, type Storage } from '@assistant/storage';
+import { openStorage, type Dialect, type Storage } from '@assistant/storage';
+import { dropTestSchema, testPostgresConfig } from '@assistant/storage/testing';
 import type { ToolFamily } from '@assistant/tool-kit';
 import { createAccount } from '../lib/accounts/create-account';
 import type { ServerConfig } from '../lib/config/server-config';
@@ -19,7 +20,7 @@ import { closeParts, type ServerParts } from '../lib/server-parts';
 /**
  * The real API in-process, for tests that must fail where a bug is: the Nest app of `createHttpApp` (guard,
  * problem filter, rate-limit hook, logging, timeouts — everything both deployments share) on a fresh SQLite
- * database in a temporary directory, with one user and a token. No build, no child process, no port unless a
+ * database in a temporary directory (or a fresh PostgreSQL schema: `dialect`), with one user and a token. No build, no child process, no port unless a
  * test asks for one.
  *
  * Query runs load the AI SDK (ESM) with a dynamic import: jest must run under `node --experimental-vm-modules`
@@ -36,6 +37,11 @@ import { closeParts, type ServerParts } from '../lib/server-parts';
 export interface InProcessAppOptions {
   /** Scopes of the test user's token (`api.token`); every scope when absent. */
   scopes?: Scope[];
+  /**
+   * The database: a fresh SQLite file (the default), or `postgres`, a fresh schema of the test PostgreSQL
+   * ($ASSISTANT_TEST_DATABASE_URL), dropped at close.
+   */
+  dialect?: Dialect;
   /**
    * `ASSISTANT_*` variables to read the configuration from, as a user would set them (e.g.
    * `ASSISTANT_BUILTIN_PACING_MS`); none of the shell's. The built-in model answers without pauses by default.
@@ -85,7 +91,16 @@ export async function startInProcessApp(options: InProcessAppOptions = {}): Prom
     { dataDir: dir, host: '127.0.0.1', port: 0 },
     { ASSISTANT_BUILTIN_PACING_MS: '0', ...options.env },
   );
-  const config: ServerConfig = { ...base, ...options.config };
+  const postgres = options.dialect === 'postgres' ? testPostgresConfig() : null;
+  const config: ServerConfig = {
+    ...base,
+    ...(postgres ? { database: postgres.config } : {}),
+    ...options.config,
+  };
+  const dropDatabase = async () => {
+    rmSync(dir, { recursive: true, force: true });
+    if (postgres) await dropTestSchema(postgres.schema);
+  };
   const lines: string[] = [];
   let parts: ServerParts | undefined;
   let app: NestFastifyApplication | undefined;
@@ -140,14 +155,14 @@ export async function startInProcessApp(options: InProcessAppOptions = {}): Prom
           await nest.close();
           await closeParts(parts as ServerParts);
         } finally {
-          rmSync(dir, { recursive: true, force: true });
+          await dropDatabase();
         }
       },
     };
   } catch (error) {
     await app?.close().catch(() => undefined);
     if (parts) await closeParts(parts).catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
+    await dropDatabase().catch(() => undefined);
     throw error;
   }
 }

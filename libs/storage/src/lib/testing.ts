@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { openDatabase, type Storage } from './storage';
-import { postgresConfigFromUrl, type Dialect } from './data-source-options';
+import { postgresConfigFromUrl, type DatabaseConfig, type Dialect } from './data-source-options';
 
 export const TEST_DATABASE_URL =
   process.env.ASSISTANT_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -45,4 +46,24 @@ export async function openTestStorage(dialect: Dialect): Promise<TestStorage> {
       await storage.close();
     },
   };
+}
+
+/**
+ * A configuration for a fresh schema of the test PostgreSQL, for code that opens its database itself (a whole
+ * server in a test); the schema is made when it is opened, and `dropTestSchema` throws it away afterwards.
+ */
+export function testPostgresConfig(): { config: DatabaseConfig; schema: string } {
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  return { config: postgresConfigFromUrl(`${TEST_DATABASE_URL}?schema=${schema}`), schema };
+}
+
+/** Drops a schema of the test PostgreSQL made through `testPostgresConfig`. */
+export async function dropTestSchema(schema: string): Promise<void> {
+  const dataSource = new DataSource({ type: 'postgres', url: TEST_DATABASE_URL });
+  await dataSource.initialize();
+  try {
+    await dataSource.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await dataSource.destroy();
+  }
 }

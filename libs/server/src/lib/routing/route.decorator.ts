@@ -11,6 +11,8 @@ import type { RouteInfo } from '@nestjs/common/interfaces';
 import { ENDPOINTS, type Endpoint, type OperationId } from '@assistant/contracts';
 import { Public, Scopes } from '@assistant/auth';
 import { validBody, validQuery } from '../http/zod-validation.pipe';
+import { ApiError } from '../http/api-error';
+import { queryEncodingErrors } from './query-encoding';
 
 export const ROUTE_METADATA = 'assistant:route';
 
@@ -48,11 +50,17 @@ export const RouteBody = createParamDecorator((_data: unknown, context: Executio
   return validBody(endpoint.body).transform(context.switchToHttp().getRequest<{ body?: unknown }>().body);
 });
 
-/** The query string, checked against the route's declared query schema (422 with field errors otherwise). */
+/**
+ * The query string, validly percent-encoded UTF-8 and checked against the route's declared query schema (422
+ * with field errors otherwise).
+ */
 export const RouteQuery = createParamDecorator((_data: unknown, context: ExecutionContext) => {
   const endpoint = endpointOf(context);
   if (!endpoint.query) throw new Error(`${endpoint.operationId} declares no query parameters`);
-  return validQuery(endpoint.query).transform(context.switchToHttp().getRequest<{ query?: unknown }>().query);
+  const request = context.switchToHttp().getRequest<{ query?: unknown; url: string }>();
+  const encodingErrors = queryEncodingErrors(request.url);
+  if (encodingErrors.length > 0) throw ApiError.validation(encodingErrors);
+  return validQuery(endpoint.query).transform(request.query);
 });
 
 /** The routes served outside /api/v1 (health), for Nest's global prefix. */

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { lineSchema } from '@assistant/contracts';
 
 /** The paths of the sign-in and account pages (the OAuth consent pages live under /oauth/interaction/). */
 export const PAGE_PATHS = {
@@ -31,7 +32,11 @@ export interface PageRoute {
   handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
 }
 
-/** The path params of a page route such as `/profile/tokens/:id/revoke`. */
+/**
+ * The path params of a page route such as `/profile/tokens/:id/revoke`. An id with a control character or half a
+ * character (`tok_%00`) names nothing, as an absent one does: '' (looking it up would fail PostgreSQL's statement).
+ */
 export function paramOf(request: FastifyRequest, name: string): string {
-  return String((request.params as Record<string, string | undefined>)[name] ?? '');
+  const value = String((request.params as Record<string, string | undefined>)[name] ?? '');
+  return lineSchema(name).safeParse(value).success ? value : '';
 }
