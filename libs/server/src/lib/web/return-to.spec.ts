@@ -6,6 +6,7 @@ describe('safeReturnTo', () => {
     ['/oauth/interaction/Ab3-x_9', '/oauth/interaction/Ab3-x_9'],
     ['/profile?tab=tokens#new-token', '/profile?tab=tokens#new-token'],
     ['/a/../profile', '/profile'],
+    ['/a/./b/../profile', '/a/profile'],
   ])('keeps the path %j as %j', (raw, kept) => {
     expect(safeReturnTo(raw)).toBe(kept);
   });
@@ -17,6 +18,13 @@ describe('safeReturnTo', () => {
     '///evil.example',
     '/\\evil.example',
     '\\\\evil.example',
+    // Paths that become scheme-relative once their dot segments are resolved: //evil.example.
+    '/.//evil.example',
+    '/a/..//evil.example',
+    '/%2e//evil.example',
+    '/%2E%2E//evil.example',
+    '/a/%2e%2e//evil.example',
+    '/./\\evil.example',
     'javascript:alert(1)',
     'profile',
     '',

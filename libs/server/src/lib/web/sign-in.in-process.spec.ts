@@ -163,6 +163,9 @@ describe('on the hosted service', () => {
       'javascript:alert(1)',
       'profile',
       '/%0d%0aSet-Cookie:x=1'.replace('%0d%0a', '\r\n'),
+      '/.//evil.example',
+      '/a/..//evil.example',
+      '/%2e//evil.example',
     ])('ignores %j and goes to /profile', async (returnTo) => {
       const email = await signedUpAccount();
       const { res } = await signIn(email, PASSWORD, returnTo);
@@ -186,6 +189,17 @@ describe('on the hosted service', () => {
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toBe('/profile#tokens');
     });
+
+    it.each(['%2F.%2F%2Fevil.example', '%2Fa%2F..%2F%2Fevil.example', '%2F%252e%2F%2Fevil.example'])(
+      'does not send an already signed-in browser to return_to=%s, which resolves to //evil.example',
+      async (returnTo) => {
+        const browser = new PageClient(api);
+        await browser.signInAs(api.userId);
+        const res = await browser.get(`/signin?return_to=${returnTo}`);
+        expect(res.statusCode).toBe(303);
+        expect(res.headers.location).toBe('/profile');
+      },
+    );
   });
 
   it('signing out ends the session', async () => {
