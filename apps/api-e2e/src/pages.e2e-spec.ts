@@ -1,7 +1,8 @@
 /**
  * The sign-in and account pages in a real browser (Debian's Chromium, driven by playwright-core) against the
- * built servers: on the hosted API, sign up, sign out, sign in, and a personal token made on /profile used on the
- * API and revoked; on a self-hosted server, the one-time sign-in link `assistant serve` prints.
+ * built servers: on the hosted API, sign up (then sign in: sign-up does not), sign out, sign in, and a personal
+ * token made on /profile used on the API and revoked; on a self-hosted server, the one-time sign-in link
+ * `assistant serve` prints.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,6 +69,12 @@ describe('the pages on the hosted API, in a browser', () => {
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
+    // Sign-up answers with the sign-in form, the email filled in, whether or not the email had an account.
+    await page.getByRole('status').waitFor();
+    expect(await page.getByRole('status').textContent()).toContain('Sign in to continue.');
+    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/profile');
     await expect(page.getByRole('heading', { name: 'Your profile' }).isVisible()).resolves.toBe(true);
     expect(await page.textContent('main')).toContain(email);

@@ -26,8 +26,11 @@ export interface FieldProblem {
   message: string;
 }
 
-export type SignUpOutcome =
-  { kind: 'created'; userId: string } | { kind: 'invalid'; problems: FieldProblem[] } | { kind: 'taken' };
+/**
+ * `answered`: the email had no account and has one now, or it had one and nothing changed. One outcome for both,
+ * so that what sign-up answers never tells whether an email has an account.
+ */
+export type SignUpOutcome = { kind: 'answered' } | { kind: 'invalid'; problems: FieldProblem[] };
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
@@ -57,7 +60,8 @@ export function signUpProblems(email: string, password: string): FieldProblem[] 
  * Hosted accounts with an email and a password (argon2id). Sign-in answers one "wrong" for an unknown email, an
  * account without a password and a wrong password alike, in the same time; after MAX_FAILED_SIGN_INS failures
  * within LOCKOUT_WINDOW_MS an email is locked until the oldest of them is that old, whether it has an account
- * or not, so that the lockout tells nothing either.
+ * or not, so that the lockout tells nothing either. Sign-up likewise answers alike, in about the same time,
+ * whether it made an account or the email had one already (which it leaves alone).
  */
 @Injectable()
 export class PasswordAccounts {
@@ -67,18 +71,19 @@ export class PasswordAccounts {
     const email = normalEmail(rawEmail);
     const problems = signUpProblems(email, password);
     if (problems.length > 0) return { kind: 'invalid', problems };
-    if (await this.storage.users.findByEmail(email)) return { kind: 'taken' };
+    // Hashed first, whether or not the account is made: the hash is nearly all of a sign-up's time.
     const passwordHash = await hashPassword(password);
+    if (await this.storage.users.findByEmail(email)) return { kind: 'answered' };
     let userId: string;
     try {
       userId = (await this.storage.users.create({ email, displayName: email.split('@')[0] })).id;
     } catch (error) {
       // Two sign-ups for one email at once: the database's unique email lets one through.
-      if (await this.storage.users.findByEmail(email)) return { kind: 'taken' };
+      if (await this.storage.users.findByEmail(email)) return { kind: 'answered' };
       throw error;
     }
     await this.storage.users.setPasswordHash(userId, passwordHash);
-    return { kind: 'created', userId };
+    return { kind: 'answered' };
   }
 
   async signIn(rawEmail: string, password: string): Promise<SignInOutcome> {

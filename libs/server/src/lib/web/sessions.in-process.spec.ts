@@ -41,7 +41,9 @@ describe('the session cookie', () => {
       expect.arrayContaining(['Path=/', 'HttpOnly', 'SameSite=Lax', 'Secure']),
     );
     // And it is the cookie the server reads back over https: the form's token is accepted with it.
-    await browser.post('/signup', { email: 'https@example.test', password: 'long enough password' });
+    const account = { email: 'https@example.test', password: 'long enough password' };
+    await browser.post('/signup', account);
+    await browser.post('/signin', account);
     expect((await browser.get('/profile')).statusCode).toBe(200);
   });
 
@@ -72,7 +74,9 @@ describe('the session cookie', () => {
     const browser = new PageClient(api);
     await browser.get('/signin');
     const before = browser.cookies.get('assistant_session') as string;
-    await browser.post('/signup', { email: 'fixation@example.test', password: 'long enough password' });
+    const account = { email: 'fixation@example.test', password: 'long enough password' };
+    await browser.post('/signup', account);
+    await browser.post('/signin', account);
     const after = browser.cookies.get('assistant_session') as string;
 
     expect(after).not.toBe(before);

@@ -15,13 +15,13 @@ describe('on the hosted service', () => {
   afterAll(() => api?.close());
 
   let accounts = 0;
-  /** Signs a new account up in its own browser, then signs that browser out; returns the email. */
+  /** Signs a new account up in its own browser (which sign-up does not sign in); returns the email. */
   async function signedUpAccount(): Promise<string> {
     const email = `user${++accounts}@example.test`;
     const browser = new PageClient(api);
     await browser.get('/signup');
     const res = await browser.post('/signup', { email, password: PASSWORD });
-    expect(res.statusCode).toBe(303);
+    expect(res.statusCode).toBe(200);
     return email;
   }
 
@@ -36,13 +36,29 @@ describe('on the hosted service', () => {
     return { browser, res };
   }
 
-  it('signs up with an email and a password of 10 characters or more, signed in at once', async () => {
+  it('signs up with an email and a password of 10 characters or more, then signs in with them', async () => {
     const browser = new PageClient(api);
-    await browser.get('/signup');
-    const res = await browser.post('/signup', { email: 'Grace@Example.test', password: '0123456789' });
+    await browser.get('/signup?return_to=%2Fprofile%23tokens');
+    const res = await browser.post('/signup', {
+      email: 'Grace@Example.test',
+      password: '0123456789',
+      return_to: '/profile#tokens',
+    });
 
-    expect(res.statusCode).toBe(303);
-    expect(res.headers.location).toBe('/profile');
+    // The sign-in form, the email filled in and return_to kept: nothing says whether the account is new.
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Sign in to continue.');
+    expect(res.body).toMatch(/<form method="post" action="\/signin">/);
+    expect(res.body).toContain('value="Grace@Example.test"');
+    expect(res.body).toMatch(/name="return_to" value="\/profile#tokens"/);
+    expect((await browser.get('/profile')).statusCode).toBe(303);
+
+    const signedIn = await browser.post('/signin', {
+      email: 'Grace@Example.test',
+      password: '0123456789',
+      return_to: '/profile#tokens',
+    });
+    expect(signedIn.headers.location).toBe('/profile#tokens');
     const profile = await browser.get('/profile');
     expect(profile.statusCode).toBe(200);
     expect(profile.body).toContain('grace@example.test');
@@ -58,13 +74,30 @@ describe('on the hosted service', () => {
     expect(await api.storage.users.findByEmail('short@example.test')).toBeNull();
   });
 
-  it('refuses a second account for the same email', async () => {
+  it('answers a sign-up for an email that has an account as one for a new email, and changes nothing', async () => {
     const email = await signedUpAccount();
-    const browser = new PageClient(api);
-    await browser.get('/signup');
-    const res = await browser.post('/signup', { email: email.toUpperCase(), password: PASSWORD });
-    expect(res.statusCode).toBe(409);
-    expect(res.body).toContain('exists already');
+    const signUp = async (address: string) => {
+      const browser = new PageClient(api);
+      await browser.get('/signup');
+      const res = await browser.post('/signup', { email: address, password: 'the intruder’s password' });
+      return { browser, res };
+    };
+    const taken = await signUp(email.toUpperCase());
+    const fresh = await signUp(`NEW-${email.toUpperCase()}`);
+
+    // The same status, headers and page, but for the CSRF token and the email typed in.
+    const page = (body: string) => body.replace(/value="[^"]*"/g, '');
+    expect(taken.res.statusCode).toBe(fresh.res.statusCode);
+    expect(page(taken.res.body)).toBe(page(fresh.res.body));
+    const headerNames = (res: typeof taken.res) => Object.keys(res.headers).sort();
+    expect(headerNames(taken.res)).toEqual(headerNames(fresh.res));
+    expect(PageClient.setCookies(taken.res)).toEqual([]);
+    expect(PageClient.setCookies(fresh.res)).toEqual([]);
+    for (const { browser } of [taken, fresh]) expect((await browser.get('/profile')).statusCode).toBe(303);
+
+    // The account keeps its password; the intruder's gets nowhere.
+    expect((await signIn(email, PASSWORD)).res.statusCode).toBe(303);
+    expect((await signIn(email, 'the intruder’s password')).res.statusCode).toBe(401);
   });
 
   it('stores an argon2id hash, never the password', async () => {

@@ -17,6 +17,8 @@ interface SignInForm {
   email: string;
   returnTo: string | null;
   error?: string;
+  /** Shown above the form instead of an error: what happened before (a sign-up). */
+  notice?: string;
 }
 
 interface SignUpForm {
@@ -24,6 +26,10 @@ interface SignUpForm {
   returnTo: string | null;
   problems: FieldProblem[];
 }
+
+/** What a sign-up answers, whether it made the account or the email had one already. */
+const SIGNED_UP =
+  'Sign in to continue. If this email had no account yet, it has one now, with the password you just chose; if it had one already, nothing about it has changed.';
 
 const queryOf = (request: FastifyRequest) => (request.query ?? {}) as Record<string, unknown>;
 
@@ -115,17 +121,9 @@ export class SignInPages {
     if (outcome.kind === 'invalid') {
       return this.signUpPage(request, reply, 400, { email, returnTo, problems: outcome.problems });
     }
-    if (outcome.kind === 'taken') {
-      return this.signUpPage(request, reply, 409, {
-        email,
-        returnTo,
-        problems: [
-          { field: 'email', message: 'An account with this email exists already: sign in instead.' },
-        ],
-      });
-    }
-    await this.sessions.signIn(request, outcome.userId);
-    return reply.redirect(returnTo ?? AFTER_SIGN_IN, 303);
+    // Not signed in at once: a new account and an email that had one get the same page, so that sign-up never
+    // tells a stranger who has an account here (sign-in does not either).
+    return this.signInPage(request, reply, 200, { email, returnTo, notice: SIGNED_UP });
   }
 
   private async signOut(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
@@ -172,6 +170,7 @@ export class SignInPages {
       status,
       title: 'Sign in',
       body: html`<h1>Sign in</h1>
+        ${form.notice && html`<p class="notice" role="status">${form.notice}</p>`}
         ${form.error && html`<p class="error" role="alert" id="sign-in-error">${form.error}</p>`}
         <form method="post" action="${PAGE_PATHS.signIn}">
           ${csrfField(csrf)}${returnToField(form.returnTo)}
