@@ -29,8 +29,12 @@ export type Scope = keyof typeof SCOPE_DESCRIPTIONS;
 
 export const ALL_SCOPES = Object.keys(SCOPE_DESCRIPTIONS) as Scope[];
 
-/** Scopes that only the account holder may hold; a third-party app is never granted them. */
-export const FIRST_PARTY_ONLY_SCOPES: readonly Scope[] = ['write:account'];
+/**
+ * Scopes that only the account holder may hold; a third-party app is never granted them: the account itself
+ * (tokens, devices, apps), and its connections — which servers its tools reach, and as whom (docs/security.md,
+ * "Connections and third-party apps").
+ */
+export const FIRST_PARTY_ONLY_SCOPES: readonly Scope[] = ['write:account', 'write:tools'];
 
 export const scopeSchema = z.enum(ALL_SCOPES as [Scope, ...Scope[]]);
 

@@ -35,6 +35,7 @@ export { asSentence, capitalise, joinAnd, toSecondPerson } from './lib/person';
 export { allowedTools, withheldTools, type WithheldTool } from './lib/tool-registry';
 export { callTool, ToolCallTimeout } from './lib/call-tool';
 export { addressPolicy, connectionPolicy, unmapped, type AddressPolicy } from './lib/address-policy';
+export { loginChanges, loginNeutral } from './lib/login-settings';
 export {
   AddressRefusedError,
   assertHostAllowed,

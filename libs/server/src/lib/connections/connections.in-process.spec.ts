@@ -156,7 +156,13 @@ describe('connections', () => {
     const renamed = await patch({ name: 'Hub' });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json()).toMatchObject({ name: 'Hub', settings: { url: 'http://hub.lan' } });
-    const moved = await patch({ settings: { url: 'http://hub2.lan' } });
+    // Another address is where the connection logs in: its secrets come with the change.
+    const unsure = await patch({ settings: { url: 'http://hub2.lan' } });
+    expect(unsure.statusCode).toBe(422);
+    expect(unsure.json().errors).toEqual([
+      { field: 'secrets', message: expect.stringMatching(/^changing url/) },
+    ]);
+    const moved = await patch({ settings: { url: 'http://hub2.lan' }, secrets: { token: SECRET } });
     expect(moved.json()).toMatchObject({ settings: { url: 'http://hub2.lan' } });
   });
 

@@ -1,7 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import type { Connection, CreateConnection, FieldError, UpdateConnection } from '@assistant/contracts';
-import { ConnectionTestError, type ProviderDefinition, type ToolFamily } from '@assistant/tool-kit';
+import {
+  ConnectionTestError,
+  joinAnd,
+  loginChanges,
+  type ProviderDefinition,
+  type ToolFamily,
+} from '@assistant/tool-kit';
 import type { Storage, StoredConnection } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../core.module';
 import type { ServerConfig } from '../config/server-config';
@@ -64,11 +70,9 @@ export class ConnectionsService {
     const provider = this.providerOf(stored.family, stored.provider);
     const reconnect = body.settings !== undefined || body.secrets !== undefined;
     const settings = parse(provider.settings, body.settings ?? stored.settings, 'settings');
-    const secrets = parse(
-      provider.secrets,
-      body.secrets ?? this.box.open(stored.sealedSecrets, userId),
-      'secrets',
-    );
+    const storedSecrets = this.box.open(stored.sealedSecrets, userId);
+    if (body.secrets === undefined) refuseLoginChange(provider, stored.settings, settings, storedSecrets);
+    const secrets = parse(provider.secrets, body.secrets ?? storedSecrets, 'secrets');
     if (reconnect) await this.tryConnection(userId, provider, settings, secrets);
     const updated = await this.storage.connections.update(userId, id, {
       name: body.name,
@@ -156,6 +160,30 @@ export class ConnectionsService {
       await (driver as { close?: () => Promise<void> } | undefined)?.close?.().catch(() => undefined);
     }
   }
+}
+
+/**
+ * Refuses a change of where or as whom a connection logs in (every setting its provider does not mark
+ * `loginNeutral`) made without its secrets: otherwise whoever may change connections — a narrow token, an app's —
+ * could point one at a server of its own and have this server try it with the password the user stored (B3).
+ * A connection without stored secrets has nothing to give away.
+ */
+function refuseLoginChange(
+  provider: ProviderDefinition,
+  storedSettings: Record<string, unknown>,
+  settings: Record<string, unknown>,
+  storedSecrets: Record<string, unknown>,
+): void {
+  if (!Object.values(storedSecrets).some((value) => value !== undefined && value !== '')) return;
+  const before = provider.settings.safeParse(storedSettings);
+  const changed = loginChanges(provider.settings, before.success ? before.data : storedSettings, settings);
+  if (changed.length === 0) return;
+  throw ApiError.validation([
+    {
+      field: 'secrets',
+      message: `changing ${joinAnd(changed)} changes where or as whom the connection logs in: send its secrets again with the change`,
+    },
+  ]);
 }
 
 /** Checks a value against a provider's schema; its problems are field errors under `settings.` or `secrets.`. */

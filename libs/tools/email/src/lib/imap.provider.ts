@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pinHost, type ProviderDefinition } from '@assistant/tool-kit';
+import { loginNeutral, pinHost, type ProviderDefinition } from '@assistant/tool-kit';
 import type { EmailDriver } from './email.driver';
 import { ImapSmtpMailbox } from './imap-smtp.driver';
 
@@ -12,7 +12,8 @@ const settings = z.object({
   smtp_port: port.default(587),
   smtp_tls: z.boolean().default(true),
   username: z.string().min(1),
-  from_address: z.email(),
+  // What the mail it sends says it is from: not where or as whom it logs in.
+  from_address: loginNeutral(z.email()),
 });
 const secrets = z.object({ password: z.string().min(1).describe('the password, or an app password') });
 

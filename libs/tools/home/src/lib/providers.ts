@@ -3,6 +3,7 @@ import {
   assertHostAllowed,
   connectionFetch,
   ConnectionTestError,
+  loginNeutral,
   pinHost,
   type ProviderDefinition,
 } from '@assistant/tool-kit';
@@ -32,8 +33,11 @@ export const homeAssistantProvider: ProviderDefinition<HomeDriver, typeof haSett
 const mqttSettings = z.object({
   url: z.string().regex(/^mqtts?:\/\/[^/\s]+$/, 'an mqtt:// or mqtts:// URL such as mqtt://broker.lan:1883'),
   username: z.string().optional(),
-  discovery_prefix: z.string().min(1).default('homeassistant'),
-  zigbee2mqtt_topic: z.string().min(1).default('zigbee2mqtt').describe("Zigbee2MQTT's base topic"),
+  // Topics read on the broker once logged in: not where or as whom the connection logs in.
+  discovery_prefix: loginNeutral(z.string().min(1).default('homeassistant')),
+  zigbee2mqtt_topic: loginNeutral(
+    z.string().min(1).default('zigbee2mqtt').describe("Zigbee2MQTT's base topic"),
+  ),
 });
 const mqttSecrets = z.object({ password: z.string().optional() });
 
