@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError } from '@assistant/contracts';
 import { replyWithProblem, SEND_JSON, type ProblemAnswer } from './reply-problem';
 import { safeUrl } from './logging';
+import { methodNotAllowed } from '../routing/method-not-allowed';
 
 /**
  * Fastify refuses some bodies before any route runs; Nest hands those on as a bare HttpException with
@@ -42,8 +43,15 @@ export function problemFor(exception: unknown, request: FastifyRequest): Problem
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     if (BODY_ERRORS_BY_STATUS[status]) return BODY_ERRORS_BY_STATUS[status](exception.message);
-    if (status === 404)
-      return { code: 'not_found', detail: `no route for ${request.method} ${request.url.split('?')[0]}` };
+    // Nest's answer for a request that no route took: 405 when the path is declared with other methods.
+    if (status === 404) {
+      return (
+        methodNotAllowed(request.method, request.url) ?? {
+          code: 'not_found',
+          detail: `no route for ${request.method} ${request.url.split('?')[0]}`,
+        }
+      );
+    }
     if (status === 405)
       return { code: 'method_not_allowed', detail: `${request.method} is not allowed here` };
   }
