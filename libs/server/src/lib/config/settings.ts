@@ -136,7 +136,7 @@ function deploymentSettings(defaults: DeploymentDefaults) {
       kind.folderList.default(() => []),
       {
         description:
-          "folders of this machine that accounts may connect as files (self-hosted); each account's own folder in the data directory needs no listing",
+          "folders of this machine that accounts may connect as files (self-hosted), outside the data directory; each account's own folder there needs no listing",
       },
     ),
     ASSISTANT_TIMEZONE: setting(kind.timeZone.optional(), {
