@@ -70,9 +70,11 @@ export class ConnectionsService {
     const provider = this.providerOf(stored.family, stored.provider);
     const reconnect = body.settings !== undefined || body.secrets !== undefined;
     const settings = parse(provider.settings, body.settings ?? stored.settings, 'settings');
-    const storedSecrets = this.box.open(stored.sealedSecrets, userId);
-    if (body.secrets === undefined) refuseLoginChange(provider, stored.settings, settings, storedSecrets);
-    const secrets = parse(provider.secrets, body.secrets ?? storedSecrets, 'secrets');
+    const secrets = parse(
+      provider.secrets,
+      body.secrets ?? this.keptSecrets(userId, stored, provider, settings),
+      'secrets',
+    );
     if (reconnect) await this.tryConnection(userId, provider, settings, secrets);
     const updated = await this.storage.connections.update(userId, id, {
       name: body.name,
@@ -100,6 +102,21 @@ export class ConnectionsService {
         `${fallback.name} (${id}) is built into this server and cannot be changed or removed; add a ${fallback.family} connection of your own to use instead`,
       );
     }
+  }
+
+  /**
+   * The stored secrets, for a change that keeps them (secrets given anew replace them unread); refused when the
+   * change moves where or as whom the connection logs in (`refuseLoginChange`).
+   */
+  private keptSecrets(
+    userId: string,
+    stored: StoredConnection,
+    provider: ProviderDefinition,
+    settings: Record<string, unknown>,
+  ): Record<string, unknown> {
+    const kept = this.box.open(stored.sealedSecrets, userId);
+    refuseLoginChange(provider, stored.settings, settings, kept);
+    return kept;
   }
 
   private async find(userId: string, id: string): Promise<StoredConnection> {
