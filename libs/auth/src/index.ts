@@ -15,7 +15,7 @@ export {
   type TokenServiceOptions,
 } from './lib/token.service';
 export { AuthError } from './lib/auth.errors';
-export type { Principal } from './lib/principal';
+export { storedTokenIdOf, type Principal } from './lib/principal';
 export { Scopes, Public, CurrentPrincipal, ACCESS_METADATA, type RouteAccess } from './lib/scopes.decorator';
 export {
   generateToken,

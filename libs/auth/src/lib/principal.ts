@@ -11,3 +11,12 @@ export interface Principal {
   grantId?: string;
   expiresAt: Date | null;
 }
+
+/**
+ * The stored token a principal acts with, which becomes the parent of what it mints or pairs: a personal or device
+ * token's id; null for an OAuth access token, which is the authorization server's (revoking the application
+ * revokes it).
+ */
+export function storedTokenIdOf(principal: Principal): string | null {
+  return principal.kind === 'oauth_access' ? null : principal.tokenId;
+}

@@ -7,6 +7,7 @@ import type {
   TokenEntity,
   TokensRepository,
 } from '@assistant/storage';
+import { AuthError } from './auth.errors';
 import { checkTokenFormat, digestToken, generateToken } from './token-format';
 import type { Principal } from './principal';
 
@@ -77,12 +78,18 @@ export class TokenService {
     this.onForget = options.onForget ?? (() => undefined);
   }
 
+  /**
+   * Makes a token. `parentTokenId`: the token it comes from (which minted it, or made the pairing code it is
+   * claimed with): revoking that one revokes this one too. A parent revoked meanwhile is `invalid_token`: nothing
+   * is made.
+   */
   async issue(input: {
     userId: string;
     kind: StoredTokenKind;
     name: string;
     scopes: Scope[];
     expiresAt?: Date | null;
+    parentTokenId?: string | null;
   }): Promise<IssuedToken> {
     const generated = generateToken(input.kind);
     const record = await this.tokens.create({
@@ -93,7 +100,9 @@ export class TokenService {
       digest: generated.digest,
       tokenPrefix: generated.displayPrefix,
       expiresAt: input.expiresAt ?? null,
+      parentTokenId: input.parentTokenId ?? null,
     });
+    if (!record) throw AuthError.invalidToken('the token this one would come from has been revoked');
     return { record, secret: generated.secret };
   }
 
@@ -121,12 +130,19 @@ export class TokenService {
     return this.tokens.list(userId, kind, page);
   }
 
+  /**
+   * Revokes one of the user's tokens and its lineage: the tokens it minted, the devices paired with its codes,
+   * and theirs (TokensRepository.deleteLineage). False when the user has no such token.
+   */
   async revoke(userId: string, tokenId: string, kind: StoredTokenKind): Promise<boolean> {
-    const deleted = await this.tokens.delete(userId, tokenId, kind);
-    // Forget it only after the row is gone; a verification already reading the row will not cache it either.
-    this.lastTouched.delete(tokenId);
-    this.forget({ tokenId });
-    return deleted;
+    const revoked = await this.tokens.deleteLineage(userId, tokenId, kind);
+    // Forget them only after the rows are gone; a verification already reading a row will not cache it either.
+    // The token asked for is forgotten even if its row was gone already.
+    for (const id of new Set([tokenId, ...revoked])) {
+      this.lastTouched.delete(id);
+      this.forget({ tokenId: id });
+    }
+    return revoked.length > 0;
   }
 
   /**

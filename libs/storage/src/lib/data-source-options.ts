@@ -25,6 +25,8 @@ import { OAuthPostgres1795800000000 } from './migrations/postgres/1795800000000-
 import { IntegrationActivitySqlite1795850000000 } from './migrations/sqlite/1795850000000-integration-activity';
 import { IntegrationActivityPostgres1795850000000 } from './migrations/postgres/1795850000000-integration-activity';
 import { MemoriesOwnerSearchPostgres1795910000000 } from './migrations/postgres/1795910000000-memories-owner-search';
+import { TokenLineageSqlite1795980000000 } from './migrations/sqlite/1795980000000-token-lineage';
+import { TokenLineagePostgres1795980000000 } from './migrations/postgres/1795980000000-token-lineage';
 import { sqliteDriver } from './sqlite-driver';
 
 export type DatabaseConfig =
@@ -55,6 +57,7 @@ const MIGRATIONS = {
     WebSessionsSqlite1795750000000,
     OAuthSqlite1795800000000,
     IntegrationActivitySqlite1795850000000,
+    TokenLineageSqlite1795980000000,
   ],
   postgres: [
     InitialSchemaPostgres1732233600000,
@@ -66,6 +69,7 @@ const MIGRATIONS = {
     OAuthPostgres1795800000000,
     IntegrationActivityPostgres1795850000000,
     MemoriesOwnerSearchPostgres1795910000000,
+    TokenLineagePostgres1795980000000,
   ],
 };
 

@@ -54,6 +54,7 @@ describe.each(['sqlite', 'postgres'] as const)('pairing codes on %s', (dialect) 
         'digest',
         'expires_at',
         'id',
+        'parent_token_id',
         'scopes',
         'token_expires_at',
         'user_id',

@@ -21,7 +21,7 @@ export function userFromRow(r: Row): UserEntity {
 }
 
 export const TOKEN_COLUMNS =
-  'id, user_id, kind, name, scopes, digest, token_prefix, created_at, expires_at, last_used_at';
+  'id, user_id, kind, name, scopes, digest, token_prefix, created_at, expires_at, last_used_at, parent_token_id';
 export function tokenFromRow(r: Row): TokenEntity {
   return Object.assign(new TokenEntity(), {
     id: r.id,
@@ -34,6 +34,7 @@ export function tokenFromRow(r: Row): TokenEntity {
     createdAt: toDate(r.created_at),
     expiresAt: toDateOrNull(r.expires_at),
     lastUsedAt: toDateOrNull(r.last_used_at),
+    parentTokenId: r.parent_token_id ?? null,
   });
 }
 

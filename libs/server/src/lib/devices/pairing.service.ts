@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isScope, type Scope } from '@assistant/contracts';
 import {
+  AuthError,
   digestPairingCode,
   generatePairingCode,
+  storedTokenIdOf,
   TokenService,
   type IssuedToken,
   type Principal,
@@ -26,6 +28,7 @@ export type PairingState = 'waiting' | 'claimed' | 'expired';
  * Phone pairing: the account holder makes a short code, a phone presents it once and gets a device token. A code
  * hands on what the token that made it holds, except `write:account`, and for no longer than that token lives,
  * as `POST /tokens` does: otherwise a narrow or short-lived token could pair itself a wider or endless one.
+ * Revoking that token revokes the device, and deletes the code if it is still unclaimed (its lineage).
  */
 @Injectable()
 export class PairingService {
@@ -40,19 +43,35 @@ export class PairingService {
     const expiresAt = creator.expiresAt && creator.expiresAt < lifetimeEnd ? creator.expiresAt : lifetimeEnd;
     for (let draw = 0; draw < MAX_DRAWS; draw++) {
       const { code, digest } = generatePairingCode();
-      const record = await this.storage.pairingCodes.create(
-        {
-          userId: creator.userId,
-          digest,
-          scopes: creator.scopes.filter((scope) => !NEVER_FOR_DEVICES.includes(scope)),
-          tokenExpiresAt: creator.expiresAt,
-          expiresAt,
-        },
-        now,
-      );
+      const record = await this.storage.pairingCodes
+        .create(
+          {
+            userId: creator.userId,
+            digest,
+            scopes: creator.scopes.filter((scope) => !NEVER_FOR_DEVICES.includes(scope)),
+            tokenExpiresAt: creator.expiresAt,
+            expiresAt,
+            parentTokenId: storedTokenIdOf(creator),
+          },
+          now,
+        )
+        .catch((error: unknown) => this.refusedIfCreatorRevoked(creator, error));
       if (record) return { record, code };
     }
     throw new Error(`no unused pairing code after ${MAX_DRAWS} draws`);
+  }
+
+  /**
+   * A code whose insert failed because the token making it was revoked meanwhile (the database refuses a code of
+   * a deleted token): 401, as that token's next call gets. Any other failure is passed on.
+   */
+  private async refusedIfCreatorRevoked(creator: Principal, error: unknown): Promise<never> {
+    const parent = storedTokenIdOf(creator);
+    const kind = creator.kind === 'device' ? 'device' : 'personal';
+    if (parent && !(await this.storage.tokens.find(creator.userId, parent, kind))) {
+      throw AuthError.invalidToken('the token making this call has been revoked');
+    }
+    throw error;
   }
 
   /** One of the account's codes and, once claimed, its device (absent again once that device is revoked). */
@@ -79,13 +98,21 @@ export class PairingService {
     const digest = digestPairingCode(code);
     const claimed = digest ? await this.storage.pairingCodes.claim(digest) : null;
     if (!claimed) throw badCode();
-    const issued = await this.tokens.issue({
-      userId: claimed.userId,
-      kind: 'device',
-      name: deviceName,
-      scopes: claimed.scopes.filter(isScope),
-      expiresAt: claimed.tokenExpiresAt,
-    });
+    let issued: IssuedToken;
+    try {
+      issued = await this.tokens.issue({
+        userId: claimed.userId,
+        kind: 'device',
+        name: deviceName,
+        scopes: claimed.scopes.filter(isScope),
+        expiresAt: claimed.tokenExpiresAt,
+        parentTokenId: claimed.parentTokenId,
+      });
+    } catch (error) {
+      // The token that made the code was revoked just now: the code went with it.
+      if (error instanceof AuthError) throw badCode();
+      throw error;
+    }
     await this.storage.pairingCodes.attachDevice(claimed.id, issued.record.id);
     return issued;
   }

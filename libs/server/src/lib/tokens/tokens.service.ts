@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { CreateToken } from '@assistant/contracts';
-import { TokenService, type IssuedToken, type Principal } from '@assistant/auth';
+import { storedTokenIdOf, TokenService, type IssuedToken, type Principal } from '@assistant/auth';
 import { ApiError } from '../http/api-error';
 
 /**
  * Personal tokens minted over the API by another token (`POST /tokens`). A minted token can hand on what its
- * parent holds, never more, and for no longer than the parent lives: otherwise a narrow or short-lived token
- * could mint itself a wider or endless one.
+ * parent holds, never more, and for no longer than the parent lives, expiry or revocation: otherwise a narrow or
+ * short-lived token could mint itself a wider or endless one, or one that survives revoking it.
  */
 @Injectable()
 export class TokensService {
@@ -28,6 +28,7 @@ export class TokensService {
       name: request.name,
       scopes: request.scopes,
       expiresAt: cappedExpiry(request.expires_at ? new Date(request.expires_at) : null, parent.expiresAt),
+      parentTokenId: storedTokenIdOf(parent),
     });
   }
 }

@@ -36,4 +36,8 @@ export class PairingCodeEntity {
   /** The device token issued for the claim; set just after `claimedAt`, so null while the token is being issued. */
   @Column({ name: 'device_token_id', nullable: true, type: 'varchar', length: 32 })
   deviceTokenId!: string | null;
+
+  /** The token that made the code, which becomes its device token's parent; revoking it deletes the code. */
+  @Column({ name: 'parent_token_id', nullable: true, type: 'varchar', length: 32 })
+  parentTokenId!: string | null;
 }

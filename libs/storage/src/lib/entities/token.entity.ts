@@ -35,4 +35,12 @@ export class TokenEntity {
 
   @Column({ name: 'last_used_at', nullable: true, type: Date })
   lastUsedAt!: Date | null;
+
+  /**
+   * The token it came from: the one that minted it, or that made the pairing code a device claimed; null for a
+   * token made by the account holder (a page, a command) or before lineage was recorded. Revoking the parent
+   * revokes it (the database cascades the delete).
+   */
+  @Column({ name: 'parent_token_id', nullable: true, type: 'varchar', length: 32 })
+  parentTokenId!: string | null;
 }

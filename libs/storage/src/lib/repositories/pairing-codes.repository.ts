@@ -8,12 +8,14 @@ export interface NewPairingCode {
   scopes: string[];
   tokenExpiresAt: Date | null;
   expiresAt: Date;
+  /** The token making the code, the parent of the device token it will give; absent or null for none. */
+  parentTokenId?: string | null;
 }
 
 type Row = Record<string, unknown>;
 
 const COLUMNS =
-  'id, user_id, digest, scopes, token_expires_at, created_at, expires_at, claimed_at, device_token_id';
+  'id, user_id, digest, scopes, token_expires_at, created_at, expires_at, claimed_at, device_token_id, parent_token_id';
 
 function fromRow(r: Row): PairingCodeEntity {
   return Object.assign(new PairingCodeEntity(), {
@@ -27,6 +29,8 @@ function fromRow(r: Row): PairingCodeEntity {
     claimedAt: toDateOrNull(r.claimed_at),
     deviceTokenId:
       r.device_token_id === null || r.device_token_id === undefined ? null : String(r.device_token_id),
+    parentTokenId:
+      r.parent_token_id === null || r.parent_token_id === undefined ? null : String(r.parent_token_id),
   });
 }
 
@@ -47,7 +51,7 @@ export class PairingCodesRepository {
     ]);
     const id = newId('pairing');
     const inserted = await this.sql.execute(
-      `INSERT INTO pairing_codes (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL) ON CONFLICT (digest) DO NOTHING`,
+      `INSERT INTO pairing_codes (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?) ON CONFLICT (digest) DO NOTHING`,
       [
         id,
         input.userId,
@@ -56,6 +60,7 @@ export class PairingCodesRepository {
         input.tokenExpiresAt && this.sql.time(input.tokenExpiresAt),
         this.sql.time(now),
         this.sql.time(input.expiresAt),
+        input.parentTokenId ?? null,
       ],
     );
     return inserted === 0 ? null : this.get(input.userId, id);

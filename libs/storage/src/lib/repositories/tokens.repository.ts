@@ -14,6 +14,8 @@ export interface NewToken {
   digest: string;
   tokenPrefix: string;
   expiresAt: Date | null;
+  /** The token it comes from (see TokenEntity.parentTokenId); absent or null for none. */
+  parentTokenId?: string | null;
 }
 
 /** A device token is the device's record (`dev_…`, SPEC §1): it is what `/devices` lists and revokes. */
@@ -31,14 +33,24 @@ export class TokensRepository {
     this.repo = dataSource.getRepository(TokenEntity);
   }
 
-  async create(input: NewToken): Promise<TokenEntity> {
+  /**
+   * Stores a new token; null when its parent is no longer there (revoked while this one was being made: the
+   * database refuses a child of a deleted token), so that nothing outlives its parent.
+   */
+  async create(input: NewToken): Promise<TokenEntity | null> {
     const token = Object.assign(new TokenEntity(), {
       ...input,
+      parentTokenId: input.parentTokenId ?? null,
       id: newId(idKindOf(input.kind)),
       createdAt: new Date(),
       lastUsedAt: null,
     });
-    await this.repo.createQueryBuilder().insert().values(token).updateEntity(false).execute();
+    try {
+      await this.repo.createQueryBuilder().insert().values(token).updateEntity(false).execute();
+    } catch (error) {
+      if (token.parentTokenId && !(await this.exists(token.parentTokenId))) return null;
+      throw error;
+    }
     return token;
   }
 
@@ -68,10 +80,31 @@ export class TokensRepository {
     return toPage(rows.map(tokenFromRow), page.limit);
   }
 
-  /** Deletes one of the user's tokens; false when there is no such token for this user. */
-  async delete(userId: string, id: string, kind: StoredTokenKind): Promise<boolean> {
-    const result = await this.repo.delete({ id, userId, kind });
-    return (result.affected ?? 0) > 0;
+  /**
+   * Deletes one of the user's tokens and, by the database's cascade, every token descended from it and every
+   * pairing code they made (TokenEntity.parentTokenId). Returns the ids of the tokens deleted, its own first, so
+   * that verifications of any of them remembered elsewhere can be forgotten; empty when there is no such token
+   * for this user.
+   */
+  async deleteLineage(userId: string, id: string, kind: StoredTokenKind): Promise<string[]> {
+    const lineage = await this.sql.query<{ id: string }>(
+      `WITH RECURSIVE lineage(id) AS (
+        SELECT id FROM tokens WHERE user_id = ? AND id = ? AND kind = ?
+        UNION SELECT t.id FROM tokens t JOIN lineage l ON t.parent_token_id = l.id)
+      SELECT id FROM lineage`,
+      [userId, id, kind],
+    );
+    const deleted = await this.sql.execute(`DELETE FROM tokens WHERE user_id = ? AND id = ? AND kind = ?`, [
+      userId,
+      id,
+      kind,
+    ]);
+    if (deleted === 0) return [];
+    return [id, ...lineage.map((row) => String(row.id)).filter((descendant) => descendant !== id)];
+  }
+
+  private async exists(id: string): Promise<boolean> {
+    return (await this.sql.one(`SELECT id FROM tokens WHERE id = ?`, [id])) !== null;
   }
 
   async touch(id: string, at: Date): Promise<void> {
