@@ -3,6 +3,8 @@ import { SERVER_CONFIG } from '../core.module';
 import type { ServerConfig } from '../config/server-config';
 import { MemoryRunSlots } from '../queries/run-slots';
 import { SINGLE_PROCESS_CONFIRMATIONS } from '../queries/confirmation-exchange';
+import { mcpLimitsOf } from '../mcp/mcp-limits';
+import { MCP_SESSIONS, MemoryMcpSessionStore } from '../mcp/mcp-sessions';
 import { SingleProcessBus, type ClusterBus } from './cluster-bus';
 import type { Cluster } from './cluster';
 import { ClusterFanout } from './cluster-fanout';
@@ -27,9 +29,15 @@ export class ClusterModule {
             cluster?.runSlots ?? new MemoryRunSlots(config.queries.maxConcurrentPerUser),
         },
         { provide: CONFIRMATION_EXCHANGE, useValue: cluster?.confirmations ?? SINGLE_PROCESS_CONFIRMATIONS },
+        {
+          provide: MCP_SESSIONS,
+          inject: [SERVER_CONFIG],
+          useFactory: (config: ServerConfig) =>
+            cluster?.mcpSessions ?? new MemoryMcpSessionStore(mcpLimitsOf(config.mcp)),
+        },
         ClusterFanout,
       ],
-      exports: [CLUSTER_BUS, RUN_SLOTS, CONFIRMATION_EXCHANGE],
+      exports: [CLUSTER_BUS, RUN_SLOTS, CONFIRMATION_EXCHANGE, MCP_SESSIONS],
     };
   }
 }

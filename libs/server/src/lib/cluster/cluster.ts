@@ -1,6 +1,7 @@
 import type { ClusterBus } from './cluster-bus';
 import type { RunSlots } from '../queries/run-slots';
 import type { ConfirmationExchange } from '../queries/confirmation-exchange';
+import type { McpSessionStore } from '../mcp/mcp-sessions';
 
 /**
  * What the processes of a deployment share beyond the database, rate limits and query events: the
@@ -12,5 +13,7 @@ export interface Cluster {
   runSlots: RunSlots;
   bus: ClusterBus;
   confirmations: ConfirmationExchange;
+  /** The sessions of 2025-revision MCP clients, which any instance serves (kept in memory when absent). */
+  mcpSessions?: McpSessionStore;
   close(): Promise<void>;
 }

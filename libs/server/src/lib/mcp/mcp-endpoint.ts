@@ -1,53 +1,53 @@
-import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { API_PREFIX } from '@assistant/contracts';
+import { API_PREFIX, ProblemError } from '@assistant/contracts';
 import { verifiedCaller, type Principal } from '@assistant/auth';
 import { SERVER_CONFIG } from '../core.module';
 import type { ServerConfig } from '../config/server-config';
 import { PublicAddress } from '../http/public-address';
 import { replyWithProblem } from '../http/reply-problem';
 import { ToolCatalog } from '../tools/tool-catalog';
-import { callMcpTool, mcpToolOf } from './mcp-tools';
-import { mcpSdk } from './mcp-sdk';
-import { hostAllowed, originAllowed } from './request-origin';
+import { CurrentRevision } from './current-revision';
+import { LegacySessions } from './legacy-sessions';
+import type { McpServerOf } from './mcp-exchange';
+import { mcpLimitsOf } from './mcp-limits';
+import { mcpSdk, type McpSdk } from './mcp-sdk';
+import { mcpServerFor } from './mcp-server';
+import { MCP_SESSIONS, type McpSessionStore } from './mcp-sessions';
+import { hostAllowed, isLoopbackHost, originAllowed, type OriginPolicy } from './request-origin';
+import { webRequestOf } from './web-exchange';
 
 export const MCP_PATH = `${API_PREFIX}/mcp`;
 
-/** One MCP client's session: its transport and server, bound to the account (and application) that opened it. */
-interface McpSession {
-  transport: StreamableHTTPServerTransport;
-  server: Server;
-  /** The latest token's principal: its scopes decide what the session lists and may call. */
-  principal: Principal;
-  stopListening(): void;
-}
-
-const INSTRUCTIONS =
-  'The tools of the user’s Assistant account: mail, calendar, files, web, smart home and memories, as the account ' +
-  'has them and this token allows. Tools that change something say so; ask the user before calling them.';
+/** Beyond the longest tool call, before a request id of a session counts as answered (its instance crashed). */
+const REQUEST_ID_MARGIN_MS = 60_000;
 
 /**
- * MCP over Streamable HTTP at /api/v1/mcp (protocol 2025-11-25, with the versions the SDK negotiates down to):
- * the same tool catalogue queries use, listed and called with the caller's token's scopes, and
- * `notifications/tools/list_changed` when the account's tools change. Bearer tokens as everywhere; a 401 names
- * this API's protected resource metadata, from which a client finds the authorization server and signs in by
- * itself. Host and Origin are checked (DNS rebinding).
+ * MCP over Streamable HTTP at /api/v1/mcp, in every revision the official SDK serves: the current one
+ * (2026-07-28, no sessions) and the 2025 ones (sessions kept where every instance sees them), told apart per
+ * request. The same tool catalogue queries use, listed and called with the caller's token's scopes, and change
+ * notifications when the account's tools change. Any instance serves any request. Bearer tokens as everywhere; a
+ * 401 names this API's protected resource metadata, from which a client finds the authorization server and signs
+ * in by itself. Host and Origin are checked (DNS rebinding).
  */
 @Injectable()
 export class McpEndpoint implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('MCP');
-  private readonly sessions = new Map<string, McpSession>();
+  /** The requests being answered, to end their streams at shutdown (a client's open stream would hold it). */
+  private readonly exchanges = new Set<AbortController>();
+  /** It listens on loopback only: pages of this machine may use it from any port (still with a token). */
+  private readonly loopbackBound: boolean;
+  private legs?: { sdk: McpSdk; legacy: LegacySessions; current: CurrentRevision };
 
   constructor(
     private readonly catalog: ToolCatalog,
     private readonly address: PublicAddress,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     private readonly adapterHost: HttpAdapterHost,
-  ) {}
+    @Inject(MCP_SESSIONS) private readonly sessions: McpSessionStore,
+  ) {
+    this.loopbackBound = isLoopbackHost(config.host);
+  }
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
@@ -56,23 +56,21 @@ export class McpEndpoint implements OnModuleInit, OnApplicationShutdown {
       url: MCP_PATH,
       handler: (request, reply) => this.handle(request, reply),
     });
-    // A client's open event stream would keep the server from closing: sessions end first.
     fastify.addHook('preClose', async () => this.closeAll());
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.closeAll();
+  onApplicationShutdown(): void {
+    this.closeAll();
   }
 
-  private async closeAll(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((session) => session.transport.close()));
+  private closeAll(): void {
+    for (const exchange of this.exchanges) exchange.abort();
   }
 
   private async handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-    if (
-      !hostAllowed(request.headers.host, this.address.url) ||
-      !originAllowed(request.headers.origin, this.address.url)
-    ) {
+    // The public address is known once the server listens (port 0 picks one).
+    const origins: OriginPolicy = { publicUrl: this.address.url, loopbackBound: this.loopbackBound };
+    if (!hostAllowed(request.headers.host, origins) || !originAllowed(request.headers.origin, origins)) {
       return replyWithProblem(request, reply, {
         code: 'origin_not_allowed',
         detail: `the MCP endpoint answers only at ${this.address.url} (Host and Origin are checked against DNS rebinding; set ASSISTANT_PUBLIC_URL to the address clients use)`,
@@ -89,16 +87,29 @@ export class McpEndpoint implements OnModuleInit, OnApplicationShutdown {
         },
       });
     }
-    const sessionId = request.headers['mcp-session-id'];
-    let session = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
-    if (typeof sessionId === 'string' && (!session || !sameCaller(session.principal, principal))) {
-      // Unknown (ended, or opened before a restart) or another caller's: the client starts a new session.
-      return replyWithProblem(request, reply, { code: 'not_found', detail: 'no MCP session with this id' });
+    const exchange = new AbortController();
+    this.exchanges.add(exchange);
+    reply.raw.once('close', () => {
+      exchange.abort();
+      this.exchanges.delete(exchange);
+    });
+    try {
+      const legs = this.legsOf();
+      const web = webRequestOf(request, this.address.url, exchange.signal);
+      const served = { request, reply, principal, web, body: request.body };
+      const legacy = await legs.sdk.isLegacyRequest(web, request.body);
+      return await (legacy ? legs.legacy : legs.current).serve(served);
+    } catch (error) {
+      // Redis unreachable (503, try again): the client's answer, unless its stream has started already.
+      if (error instanceof ProblemError && !reply.sent) {
+        return replyWithProblem(request, reply, {
+          code: error.code,
+          detail: error.detail,
+          headers: error.headers,
+        });
+      }
+      throw error;
     }
-    if (session) session.principal = principal;
-    else session = this.open(principal);
-    reply.hijack();
-    await session.transport.handleRequest(request.raw, reply.raw, request.body);
   }
 
   private async principalOf(request: FastifyRequest): Promise<Principal | null> {
@@ -111,66 +122,34 @@ export class McpEndpoint implements OnModuleInit, OnApplicationShutdown {
     return principal;
   }
 
-  /** A new session; it is kept once the client's `initialize` went through, and dropped when it ends. */
-  private open(principal: Principal): McpSession {
-    const { Server, StreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = mcpSdk();
-    const server = new Server(
-      { name: 'assistant', title: 'Assistant', version: '0.1.0' },
-      { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
-    );
-    const session: McpSession = {
-      principal,
-      server,
-      stopListening: () => undefined,
-      transport: new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => {
-          this.sessions.set(id, session);
-          session.stopListening = this.catalog.onChange(principal.userId, () => {
-            server.sendToolListChanged().catch(() => undefined);
-          });
-        },
-        onsessionclosed: (id) => this.close(id),
+  /** The two legs, made with the SDK when the first MCP request comes. */
+  private legsOf(): { sdk: McpSdk; legacy: LegacySessions; current: CurrentRevision } {
+    if (this.legs) return this.legs;
+    const sdk = mcpSdk();
+    const limits = mcpLimitsOf(this.config.mcp);
+    const { toolTimeoutMs } = this.config.queries.limits;
+    const serverOf: McpServerOf = (principal) =>
+      mcpServerFor(sdk, principal, {
+        catalog: this.catalog,
+        timeZone: this.config.queries.timeZone,
+        toolTimeoutMs,
+      });
+    this.legs = {
+      sdk,
+      legacy: new LegacySessions({
+        sdk,
+        sessions: this.sessions,
+        catalog: this.catalog,
+        serverOf,
+        requestLifetimeMs: toolTimeoutMs + REQUEST_ID_MARGIN_MS,
+      }),
+      current: new CurrentRevision({
+        sdk,
+        catalog: this.catalog,
+        serverOf,
+        listenStreamsPerAccount: limits.listenStreamsPerAccount,
       }),
     };
-    session.transport.onclose = () => session.transport.sessionId && this.close(session.transport.sessionId);
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: (await this.catalog.forRun(session.principal)).tools.map(mcpToolOf),
-    }));
-    server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
-      const { tools } = await this.catalog.forRun(session.principal);
-      const tool = tools.find((t) => t.name === call.params.name);
-      if (!tool) {
-        return {
-          isError: true,
-          content: [
-            {
-              type: 'text' as const,
-              text: `${call.params.name} is not one of this token's tools (tools/list has them): it is unknown, not set up on the account, or needs a scope the token lacks`,
-            },
-          ],
-        };
-      }
-      return callMcpTool(tool, call.params.arguments, {
-        userId: session.principal.userId,
-        timeZone: this.config.queries.timeZone,
-        signal: extra.signal,
-        timeoutMs: this.config.queries.limits.toolTimeoutMs,
-      });
-    });
-    void server.connect(session.transport).catch((error: Error) => this.logger.warn(error.message));
-    return session;
+    return this.legs;
   }
-
-  private close(id: string): void {
-    const session = this.sessions.get(id);
-    if (!session) return;
-    this.sessions.delete(id);
-    session.stopListening();
-  }
-}
-
-/** A session goes on with a newer token of the same caller (an OAuth access token refreshed), never another's. */
-function sameCaller(a: Principal, b: Principal): boolean {
-  return a.userId === b.userId && a.kind === b.kind && a.clientId === b.clientId;
 }

@@ -1,14 +1,9 @@
+import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { callTool, parseToolInput, ToolInputError, type ConnectedTool } from '@assistant/tool-kit';
 
-/** An MCP tool as `tools/list` answers it (MCP 2025-11-25 `Tool`). */
-export interface McpTool {
-  name: string;
-  title?: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  annotations: Record<string, unknown>;
-}
+/** An MCP tool as `tools/list` answers it (the SDK's `Tool`, the same in every revision it serves). */
+export type McpTool = Tool;
 
 /** What `tools/call` answers: the output as JSON text (and structured when it is an object), or an error. */
 export interface McpToolResult {
@@ -29,11 +24,11 @@ export function mcpToolOf(tool: ConnectedTool): McpTool {
   >;
   return {
     name: tool.name,
-    title: tool.annotations.title,
+    ...(tool.annotations.title === undefined ? {} : { title: tool.annotations.title }),
     description: tool.side_effects
       ? `${tool.description} It changes something outside the assistant: ask the user before calling it.`
       : tool.description,
-    inputSchema,
+    inputSchema: inputSchema as Tool['inputSchema'],
     // The tool's own hints (the kit derives readOnlyHint from side_effects unless the tool says otherwise).
     annotations: { destructiveHint: tool.side_effects, ...tool.annotations },
   };

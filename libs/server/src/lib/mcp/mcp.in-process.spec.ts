@@ -1,4 +1,6 @@
-import { request } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -18,6 +20,14 @@ beforeAll(async () => {
     toolModule(
       "name: 'custom_order_status', description: 'The status of an order in our shop', input: z.object({ id: z.string() })",
       'return { id: input.id, status: `order ${input.id} ships tomorrow` };',
+    ),
+  );
+  // A call that takes a while, to send a second request while it runs.
+  folder.write(
+    'slow-echo.mjs',
+    toolModule(
+      "name: 'custom_slow_echo', description: 'Answers after a while', input: z.object({ text: z.string(), ms: z.number() })",
+      'await new Promise((resolve) => setTimeout(resolve, input.ms)); return { echoed: input.text };',
     ),
   );
   api = await startInProcessApp({
@@ -136,51 +146,216 @@ describe('MCP at /api/v1/mcp', () => {
     );
   });
 
-  it('refuses a foreign Host or Origin (DNS rebinding), and another account’s session', async () => {
+  it('refuses a foreign Host or Origin (DNS rebinding), and a session to anyone but the token that opened it', async () => {
     const { port } = new URL(url);
-    /** node:http, which sends Host and Origin as given (fetch would set or drop them). */
-    const post = (headers: Record<string, string>, body: object) =>
-      new Promise<{ status: number; session?: string }>((resolve, reject) => {
-        const req = request(
-          {
-            host: '127.0.0.1',
-            port,
-            path: '/api/v1/mcp',
-            method: 'POST',
-            headers: {
-              authorization: `Bearer ${api.token}`,
-              'content-type': 'application/json',
-              accept: 'application/json, text/event-stream',
-              ...headers,
-            },
-          },
-          (res) => {
-            res.resume();
-            resolve({ status: res.statusCode ?? 0, session: res.headers['mcp-session-id'] as string });
-          },
-        );
-        req.on('error', reject);
-        req.end(JSON.stringify(body));
-      });
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-    };
-    expect((await post({ origin: 'http://evil.example' }, initialize)).status).toBe(403);
-    expect((await post({ host: `evil.example:${port}` }, initialize)).status).toBe(403);
-    const mine = await post({}, initialize);
-    expect(mine.status).toBe(200);
+    expect((await raw(url, { origin: 'http://evil.example' }, initialize())).status).toBe(403);
+    expect((await raw(url, { host: `evil.example:${port}` }, initialize())).status).toBe(403);
+    const mine = await openSession(url, api.token);
+    const tools = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+    expect((await raw(url, { 'mcp-session-id': mine }, tools)).status).toBe(200);
     const other = await createAccount(api.storage, { email: 'other@example.test', scopes: ALL_SCOPES });
-    const theirs = await post(
-      {
-        authorization: `Bearer ${other.token}`,
-        'mcp-session-id': mine.session as string,
-        'mcp-protocol-version': '2025-11-25',
-      },
-      { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
-    );
+    const theirs = await raw(url, { authorization: `Bearer ${other.token}`, 'mcp-session-id': mine }, tools);
     expect(theirs.status).toBe(404);
+    // Another token of the same account does not ride on it either (it has its own scopes and its own sessions).
+    const sibling = await api.issueToken(ALL_SCOPES);
+    expect(
+      (await raw(url, { authorization: `Bearer ${sibling}`, 'mcp-session-id': mine }, tools)).status,
+    ).toBe(404);
+  });
+
+  it('accepts a loopback Origin on any port when it listens on loopback, with a token; refuses others', async () => {
+    const { port } = new URL(url);
+    const otherPort = String(Number(port) === 6274 ? 6275 : 6274);
+    for (const origin of [`http://127.0.0.1:${otherPort}`, 'http://localhost:3000', 'http://[::1]:8080']) {
+      expect({ origin, status: (await raw(url, { origin }, initialize())).status }).toEqual({
+        origin,
+        status: 200,
+      });
+    }
+    for (const origin of ['http://evil.example', `http://127.0.0.1.evil.example:${port}`, 'null']) {
+      expect({ origin, status: (await raw(url, { origin }, initialize())).status }).toEqual({
+        origin,
+        status: 403,
+      });
+    }
+    // The token is still required.
+    const anonymous = await raw(
+      url,
+      { origin: `http://127.0.0.1:${otherPort}`, authorization: '' },
+      initialize(),
+    );
+    expect(anonymous.status).toBe(401);
+  });
+
+  it("names the server's package version in serverInfo", async () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const client = await connect(api.token);
+    expect(client.getServerVersion()).toMatchObject({ name: 'assistant', version: manifest.version });
+    await client.close();
+  });
+
+  it('refuses a request whose id is in flight in the session with -32600, and answers the first', async () => {
+    const session = await openSession(url, api.token);
+    const call = (id: number, name: string, args: object) =>
+      raw(
+        url,
+        { 'mcp-session-id': session },
+        { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } },
+      );
+    const first = call(7, 'custom_slow_echo', { text: 'first', ms: 1_500 });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const second = await call(7, 'custom_order_status', { id: 'B-2' });
+    expect(second.status).toBe(400);
+    expect(second.messages).toEqual([
+      { jsonrpc: '2.0', id: 7, error: { code: -32600, message: expect.stringMatching(/in flight/) } },
+    ]);
+    const answered = await first;
+    expect(answered.messages).toEqual([
+      expect.objectContaining({
+        id: 7,
+        result: expect.objectContaining({ structuredContent: { echoed: 'first' } }),
+      }),
+    ]);
+    // Once answered, the id is free again.
+    const again = await call(7, 'custom_order_status', { id: 'B-3' });
+    expect(again.messages).toEqual([
+      expect.objectContaining({
+        id: 7,
+        result: expect.objectContaining({ structuredContent: expect.anything() }),
+      }),
+    ]);
   });
 });
+
+describe('MCP sessions of the 2025 revisions are bounded', () => {
+  const PER_ACCOUNT = 3;
+  const IDLE_MS = 1_000;
+  let limited: InProcessApp;
+  let limitedUrl: string;
+  beforeAll(async () => {
+    limited = await startInProcessApp({
+      config: { mcp: { sessionsPerAccount: PER_ACCOUNT, sessionIdleMs: IDLE_MS } },
+    });
+    limitedUrl = await limited.listen();
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+  const list = (session: string, token = limited.token) =>
+    raw(
+      limitedUrl,
+      { authorization: `Bearer ${token}`, 'mcp-session-id': session },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+    );
+
+  it("ends an account's least recently used session when it opens one more than its cap; other accounts keep theirs", async () => {
+    const other = await createAccount(limited.storage, {
+      email: 'cap-other@example.test',
+      scopes: ALL_SCOPES,
+    });
+    const theirs = await openSession(limitedUrl, other.token);
+    const mine: string[] = [];
+    for (let i = 0; i < PER_ACCOUNT; i++) mine.push(await openSession(limitedUrl, limited.token));
+    // The first is used again: the second is now the least recently used.
+    expect((await list(mine[0]!)).status).toBe(200);
+    mine.push(await openSession(limitedUrl, limited.token));
+    const statuses = await Promise.all(mine.map(async (session) => (await list(session)).status));
+    expect(statuses).toEqual([200, 404, 200, 200]);
+    expect((await list(theirs, other.token)).status).toBe(200);
+  });
+
+  it('ends a session that no request used for the idle time; one in use lives on', async () => {
+    const idle = await openSession(limitedUrl, limited.token);
+    const busy = await openSession(limitedUrl, limited.token);
+    for (let i = 0; i < 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS / 2));
+      expect((await list(busy)).status).toBe(200);
+    }
+    expect((await list(idle)).status).toBe(404);
+  });
+});
+
+/** An `initialize` request of a 2025-11-25 client. */
+function initialize(): object {
+  return {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
+}
+
+interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The JSON-RPC messages of the answer (a JSON body, or the events of an event stream). */
+  messages: unknown[];
+}
+
+/**
+ * One POST to the MCP endpoint with node:http, which sends Host and Origin as given (fetch would set or drop them).
+ * A bearer token of the in-process app's user unless the headers say otherwise (an empty one sends none).
+ */
+function raw(base: string, headers: Record<string, string>, body: object): Promise<RawAnswer> {
+  const { port } = new URL(base);
+  const { authorization = `Bearer ${api.token}`, ...rest } = headers;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/v1/mcp',
+        method: 'POST',
+        headers: {
+          ...(authorization ? { authorization } : {}),
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(rest['mcp-session-id'] ? { 'mcp-protocol-version': '2025-11-25' } : {}),
+          ...rest,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            messages: messagesOf(text, res.headers),
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+function messagesOf(text: string, headers: IncomingHttpHeaders): unknown[] {
+  if (!text) return [];
+  if (!String(headers['content-type']).startsWith('text/event-stream')) {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed : [parsed];
+  }
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('data: ') && line.length > 'data: '.length)
+    .map((line) => JSON.parse(line.slice('data: '.length)) as unknown);
+}
+
+/** A session opened with `initialize` (and `notifications/initialized`) by raw requests: its id. */
+async function openSession(base: string, token: string): Promise<string> {
+  const opened = await raw(base, { authorization: `Bearer ${token}` }, initialize());
+  expect(opened.status).toBe(200);
+  const session = opened.headers['mcp-session-id'];
+  if (typeof session !== 'string') throw new Error('no Mcp-Session-Id');
+  await raw(
+    base,
+    { authorization: `Bearer ${token}`, 'mcp-session-id': session },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+  );
+  return session;
+}

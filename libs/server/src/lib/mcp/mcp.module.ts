@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { McpEndpoint } from './mcp-endpoint';
 
-/** MCP over Streamable HTTP at /api/v1/mcp: the account's tools for any MCP client (SPEC §6). */
+/**
+ * MCP over Streamable HTTP at /api/v1/mcp: the account's tools for any MCP client (SPEC §6), in the current
+ * revision and the 2025 ones; the sessions of the latter come from ClusterModule (MCP_SESSIONS).
+ */
 @Module({ providers: [McpEndpoint] })
 export class McpModule {}

@@ -8,6 +8,8 @@ import { RedisClusterBus } from './redis-cluster-bus';
 import { RedisRunSlots } from './redis-run-slots';
 import { RedisQueryEventLog } from './redis-query-event-log';
 import { RedisConfirmationExchange } from './redis-confirmation-exchange';
+import { RedisMcpSessionStore } from '../mcp/redis-mcp-sessions';
+import { mcpLimitsOf } from '../mcp/mcp-limits';
 
 /** Beyond the longest run, before a crashed process's run slots and running queries lapse in Redis. */
 const LAPSE_MARGIN_MS = 60_000;
@@ -51,6 +53,7 @@ export async function openRedisParts(settings: RedisSettings, config: ServerConf
       runSlots: new RedisRunSlots(redis, config.queries.maxConcurrentPerUser, longestRunMs, onError),
       bus,
       confirmations: new RedisConfirmationExchange(redis, bus, onError),
+      mcpSessions: new RedisMcpSessionStore(redis, mcpLimitsOf(config.mcp), onError),
       close: async () => {
         await bus.close();
         redis.close();
