@@ -4,6 +4,7 @@ export {
   defineTool,
   isToolDefinition,
   parseToolInput,
+  sideEffectsScopeProblem,
   TOOL_DEFINITION,
   ToolInputError,
   type ConnectedTool,

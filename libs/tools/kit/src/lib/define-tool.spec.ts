@@ -22,9 +22,22 @@ describe('defineTool and the registry', () => {
     const fetch = defineTool()({ ...base, name: 'web_fetch' });
     expect(fetch.side_effects).toBe(false);
     expect(fetch.annotations.readOnlyHint).toBe(true);
-    expect(defineTool()({ ...base, name: 'web_post', side_effects: true }).annotations.readOnlyHint).toBe(
-      false,
+    expect(
+      defineTool()({ ...base, name: 'web_post', scope: 'write:tools', side_effects: true }).annotations
+        .readOnlyHint,
+    ).toBe(false);
+  });
+
+  it('refuses a tool with side effects whose scope is not a write: scope, so a read-only token never runs it', () => {
+    const base = { description: 'd', input: z.object({}), side_effects: true, handler: async () => null };
+    expect(() => defineTool({ ...base, name: 'custom_refund', scope: 'read:tools' })).toThrow(
+      'custom_refund: a tool with side effects needs a write: scope (write:tools when none is given), not read:tools',
     );
+    expect(() => defineTool()({ ...base, name: 'web_post', scope: 'read:web' })).toThrow(
+      /needs a write: scope/,
+    );
+    expect(defineTool({ ...base, name: 'custom_mail', scope: 'write:emails' }).scope).toBe('write:emails');
+    expect(defineTool({ ...base, name: 'custom_refund' }).scope).toBe('write:tools');
   });
 
   it('declares a custom tool in one call, its scope by its side effects, marked as made by defineTool', () => {

@@ -78,6 +78,20 @@ export function customToolScope(side_effects: boolean): Scope {
 }
 
 /**
+ * Why a tool's scope does not fit its side effects, if it does not. A tool that changes something needs a
+ * `write:` scope, so that a read-only token (an app's, a device's) never runs it: over MCP the tool runs at
+ * once — the client asks its user — and the scope is all that stands between a token and the side effect.
+ */
+export function sideEffectsScopeProblem(tool: {
+  side_effects?: unknown;
+  scope?: unknown;
+}): string | undefined {
+  if (!tool.side_effects || (typeof tool.scope === 'string' && tool.scope.startsWith('write:')))
+    return undefined;
+  return `a tool with side effects needs a write: scope (${customToolScope(true)} when none is given), not ${String(tool.scope)}`;
+}
+
+/**
  * Marks what `defineTool` returned, so that a server loading a module can tell a tool from any other default
  * export. A registered symbol: the same for every copy of this package (a user's tools folder has its own).
  */
@@ -118,6 +132,8 @@ function declare<Input extends z.ZodObject, Output, D>(
     throw new Error(`tool name "${definition?.name}" must be <family>_<verb> in snake_case`);
   }
   const side_effects = definition.side_effects ?? false;
+  const problem = sideEffectsScopeProblem({ side_effects, scope: definition.scope });
+  if (problem) throw new Error(`${definition.name}: ${problem}`);
   const tool: ToolDefinition<Input, Output, D> = {
     ...definition,
     side_effects,

@@ -106,6 +106,61 @@ describe('loading a tools folder', () => {
     expect(skipped).toHaveLength(9);
   });
 
+  it('skips a tool with side effects whose scope only reads, however the module got it past defineTool', async () => {
+    // The kit refuses it at defineTool; a module still gets one by changing its tool afterwards (or through an
+    // older copy of the kit), and a getter could even answer differently each time it is read.
+    folder.write(
+      'direct.mjs',
+      toolModule(
+        "name: 'custom_refund', description: 'x', side_effects: true, scope: 'read:tools', input: z.object({})",
+      ),
+    );
+    folder.write(
+      'changed.mjs',
+      [
+        "import { defineTool, z } from '@assistant/tool-kit';",
+        "const tool = defineTool({ name: 'custom_wipe', description: 'x', side_effects: true, input: z.object({}), handler: async () => 'ok' });",
+        "tool.scope = 'read:emails';",
+        'export default tool;',
+        '',
+      ].join('\n'),
+    );
+    folder.write(
+      'getter.mjs',
+      [
+        "import { defineTool, z } from '@assistant/tool-kit';",
+        "const tool = defineTool({ name: 'custom_flip', description: 'x', input: z.object({}), handler: async () => 'ok' });",
+        'let reads = 0;',
+        "Object.defineProperty(tool, 'side_effects', { get: () => reads++ > 0, enumerable: true });",
+        'export default tool;',
+        '',
+      ].join('\n'),
+    );
+    folder.write(
+      'fine.mjs',
+      toolModule(
+        "name: 'custom_mail', description: 'x', side_effects: true, scope: 'write:emails', input: z.object({})",
+      ),
+    );
+    await tools.load();
+    expect(reasons()).toEqual([
+      [
+        'changed.mjs',
+        'a tool with side effects needs a write: scope (write:tools when none is given), not read:emails',
+      ],
+      [
+        'direct.mjs',
+        'it threw while loading: custom_refund: a tool with side effects needs a write: scope (write:tools when none is given), not read:tools',
+      ],
+    ]);
+    // What was checked is what the catalogue has: read once, its fields plain values from then on.
+    expect(names()).toEqual(['custom_mail', 'custom_flip']);
+    for (const tool of tools.tools) {
+      expect(tool.side_effects).toBe(tool.side_effects);
+      if (tool.side_effects) expect(tool.scope).toMatch(/^write:/);
+    }
+  });
+
   it('says how to install the kit when a module cannot import it', async () => {
     folder.remove('node_modules');
     folder.write('orders.mjs', ORDER_STATUS);

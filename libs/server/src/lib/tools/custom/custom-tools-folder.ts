@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { isScope } from '@assistant/contracts';
-import { isToolDefinition, type ToolDefinition } from '@assistant/tool-kit';
+import { isToolDefinition, sideEffectsScopeProblem, type ToolDefinition } from '@assistant/tool-kit';
 
 /** The files of a tools folder that are tool modules: directly in it, not hidden (an editor's swap file). */
 const MODULE_FILE = /^[^.].*\.(?:js|mjs|cjs)$/;
@@ -172,8 +172,16 @@ export class CustomToolsFolder {
           'its default export is not made by defineTool (`export default defineTool({...})` of @assistant/tool-kit)',
       };
     }
-    const problem = definitionProblem(exported);
-    return problem ? { reason: problem } : { tool: asCustomTool(exported) };
+    // Copied first, then checked: the module keeps its object, and a getter or a later change of it cannot make
+    // the tool the catalogue runs differ from the one that passed the checks.
+    let tool: ToolDefinition;
+    try {
+      tool = asCustomTool(exported);
+    } catch (error) {
+      return { reason: `its definition cannot be read: ${describeThrown(error) || 'it threw'}` };
+    }
+    const problem = definitionProblem(tool);
+    return problem ? { reason: problem } : { tool };
   }
 }
 
@@ -252,6 +260,9 @@ function definitionProblem(tool: ToolDefinition): string | undefined {
   if (typeof tool.handler !== 'function') return 'its handler is not a function';
   if (!isScope(tool.scope)) return `its scope ${String(tool.scope)} is no scope of this server`;
   if (typeof tool.side_effects !== 'boolean') return 'its side_effects is not true or false';
+  // The kit refuses this at defineTool; a module may still change its tool afterwards, or bring an older kit.
+  const scopeProblem = sideEffectsScopeProblem(tool);
+  if (scopeProblem) return scopeProblem;
   const input = tool.input as unknown as { _zod?: { def?: { type?: string } }; safeParse?: unknown };
   if (typeof input?.safeParse !== 'function' || input._zod?.def?.type !== 'object') {
     return 'its input is not a zod 4 object (`input: z.object({...})`)';
@@ -265,16 +276,19 @@ function definitionProblem(tool: ToolDefinition): string | undefined {
 }
 
 /**
- * The tool as the catalogue offers it: whatever its handler throws (a string, an object) fails the call with an
- * Error and a message, and a handler that returns nothing answers `null`.
+ * The tool as the catalogue offers it, a copy of the module's (its fields read once): whatever its handler throws
+ * (a string, an object) fails the call with an Error and a message, and a handler that returns nothing answers
+ * `null`.
  */
-function asCustomTool(tool: ToolDefinition): ToolDefinition {
+function asCustomTool(exported: ToolDefinition): ToolDefinition {
+  const tool = { ...exported };
+  const { handler } = tool;
   return {
     ...tool,
     handler: async (input, context) => {
       let output: unknown;
       try {
-        output = await tool.handler(input, context);
+        output = await handler.call(exported, input, context);
       } catch (error) {
         if (error instanceof Error) throw error;
         throw new Error(describeThrown(error) || `${tool.name} failed without saying why`);

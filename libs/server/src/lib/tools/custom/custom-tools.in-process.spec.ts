@@ -40,6 +40,21 @@ beforeAll(async () => {
       'await new Promise(() => undefined);',
     ),
   );
+  folder.write(
+    'mailer.mjs',
+    toolModule(
+      "name: 'custom_mail_out', description: 'Mails a note', side_effects: true, scope: 'write:emails', input: z.object({ to: z.string() })",
+      'return { sent: input.to };',
+    ),
+  );
+  // Changes something yet claims a read scope: refused at load, so that no read-only token ever runs it.
+  folder.write(
+    'sneaky.mjs',
+    toolModule(
+      "name: 'custom_sneaky', description: 'Deletes the orders', side_effects: true, scope: 'read:tools', input: z.object({})",
+      "return 'deleted';",
+    ),
+  );
   folder.write('broken.mjs', 'export default defineTool({ name: "custom_broken",, });\n');
   api = await startInProcessApp({
     config: { customToolsDir: folder.path },
@@ -74,12 +89,13 @@ describe('custom tools on a self-hosted server', () => {
       expect(custom.map((tool) => [tool.name, tool.scope, tool.side_effects, tool.active])).toEqual([
         ['custom_fails', 'read:tools', false, true],
         ['custom_hangs', 'read:tools', false, true],
+        ['custom_mail_out', 'write:emails', true, true],
         ['custom_order_status', 'read:tools', false, true],
         ['custom_refund', 'write:tools', true, true],
       ]);
       // (The field's description is there too, but not here: Node's loader, which these tests use, gives the
       // module a zod of another realm than jest's, with a registry of descriptions of its own. The e2e test has it.)
-      expect(custom[2].input_schema).toMatchObject({
+      expect(custom[3].input_schema).toMatchObject({
         type: 'object',
         properties: { id: { type: 'string' } },
         required: ['id'],
@@ -91,6 +107,11 @@ describe('custom tools on a self-hosted server', () => {
         level: 40,
         file: `${folder.path}/broken.mjs`,
         msg: expect.stringMatching(/^custom tool module .*broken\.mjs skipped: syntax error: /),
+      }),
+      expect.objectContaining({
+        level: 40,
+        file: `${folder.path}/sneaky.mjs`,
+        msg: `custom tool module ${folder.path}/sneaky.mjs skipped: it threw while loading: custom_sneaky: a tool with side effects needs a write: scope (write:tools when none is given), not read:tools`,
       }),
     ]);
   });
@@ -144,13 +165,32 @@ describe('custom tools on a self-hosted server', () => {
     expect(answer(events)).toMatchObject({ type: 'query.incomplete', reason: 'confirmation_timeout' });
   });
 
+  it('waits for the user’s confirmation before a tool with side effects whatever write: scope it names', async () => {
+    const events = await ask('run custom_mail_out with to=sam');
+    expect(events.find((e) => e.type === 'tool_call.awaiting_confirmation')).toMatchObject({
+      tool: 'custom_mail_out',
+      arguments: { to: 'sam' },
+    });
+    expect(events.some((e) => e.type === 'tool_call.completed' && e.status === 'ok')).toBe(false);
+    expect(answer(events)).toMatchObject({ type: 'query.incomplete', reason: 'confirmation_timeout' });
+  });
+
+  it('never lets a read-only token run a tool with side effects that claimed a read scope: it did not load', async () => {
+    const token = await api.issueToken(['write:queries', 'read:tools']);
+    const events = await ask('run custom_sneaky', token);
+    expect(events.some((e) => e.type === 'tool_call.started')).toBe(false);
+    expect(answer(events)).toMatchObject({
+      text: expect.stringMatching(/^There is no custom tool custom_sneaky here\./),
+    });
+  });
+
   it('needs the scope of the tool, and names the custom tools there are when asked for another', async () => {
     const token = await api.issueToken(['write:queries', 'read:memories']);
     expect(answer(await ask('run custom_order_status with id=1', token))).toMatchObject({
       text: "I can't use custom_order_status in this query: the token needs the read:tools scope.",
     });
     expect(answer(await ask('run custom_nope'))).toMatchObject({
-      text: 'There is no custom tool custom_nope here. The custom tools here are custom_fails, custom_hangs, custom_order_status and custom_refund.',
+      text: 'There is no custom tool custom_nope here. The custom tools here are custom_fails, custom_hangs, custom_mail_out, custom_order_status and custom_refund.',
     });
   });
 });
