@@ -27,6 +27,8 @@ import { IntegrationActivityPostgres1795850000000 } from './migrations/postgres/
 import { MemoriesOwnerSearchPostgres1795910000000 } from './migrations/postgres/1795910000000-memories-owner-search';
 import { TokenLineageSqlite1795980000000 } from './migrations/sqlite/1795980000000-token-lineage';
 import { TokenLineagePostgres1795980000000 } from './migrations/postgres/1795980000000-token-lineage';
+import { QueryOwnerSqlite1795990000000 } from './migrations/sqlite/1795990000000-query-owner';
+import { QueryOwnerPostgres1795990000000 } from './migrations/postgres/1795990000000-query-owner';
 import { sqliteDriver } from './sqlite-driver';
 
 export type DatabaseConfig =
@@ -58,6 +60,7 @@ const MIGRATIONS = {
     OAuthSqlite1795800000000,
     IntegrationActivitySqlite1795850000000,
     TokenLineageSqlite1795980000000,
+    QueryOwnerSqlite1795990000000,
   ],
   postgres: [
     InitialSchemaPostgres1732233600000,
@@ -70,6 +73,7 @@ const MIGRATIONS = {
     IntegrationActivityPostgres1795850000000,
     MemoriesOwnerSearchPostgres1795910000000,
     TokenLineagePostgres1795980000000,
+    QueryOwnerPostgres1795990000000,
   ],
 };
 

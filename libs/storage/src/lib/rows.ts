@@ -79,7 +79,7 @@ export function memoryFromRow(r: Row): MemoryEntity {
 }
 
 export const QUERY_COLUMNS =
-  'id, user_id, discussion_id, message_id, model, status, runner_id, created_at, ended_at, heartbeat_at';
+  'id, user_id, discussion_id, message_id, model, status, owner, runner_id, created_at, ended_at, heartbeat_at';
 export function queryFromRow(r: Row): QueryEntity {
   return Object.assign(new QueryEntity(), {
     id: r.id,
@@ -88,6 +88,7 @@ export function queryFromRow(r: Row): QueryEntity {
     messageId: r.message_id,
     model: r.model,
     status: r.status,
+    owner: r.owner ?? '',
     runnerId: r.runner_id,
     createdAt: toDate(r.created_at),
     endedAt: toDateOrNull(r.ended_at),

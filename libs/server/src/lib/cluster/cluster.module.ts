@@ -3,16 +3,17 @@ import { SERVER_CONFIG } from '../core.module';
 import type { ServerConfig } from '../config/server-config';
 import { MemoryRunSlots } from '../queries/run-slots';
 import { SINGLE_PROCESS_CONFIRMATIONS } from '../queries/confirmation-exchange';
+import { NO_RUNNER_LIVENESS } from '../queries/runner-liveness';
 import { mcpLimitsOf } from '../mcp/mcp-limits';
 import { MCP_SESSIONS, MemoryMcpSessionStore } from '../mcp/mcp-sessions';
 import { SingleProcessBus, type ClusterBus } from './cluster-bus';
 import type { Cluster } from './cluster';
 import { ClusterFanout } from './cluster-fanout';
-import { CLUSTER_BUS, CONFIRMATION_EXCHANGE, RUN_SLOTS } from './cluster-tokens';
+import { CLUSTER_BUS, CONFIRMATION_EXCHANGE, RUN_SLOTS, RUNNER_LIVENESS } from './cluster-tokens';
 
 /**
  * Hands the deployment's shared pieces (Cluster) to the feature modules, or the single-process ones when it has
- * none: run slots counted in memory, a bus with nobody to tell, confirmations answered here only.
+ * none: run slots counted in memory, a bus with nobody to tell, confirmations answered here only, no other runner.
  */
 @Global()
 @Module({})
@@ -29,6 +30,7 @@ export class ClusterModule {
             cluster?.runSlots ?? new MemoryRunSlots(config.queries.maxConcurrentPerUser),
         },
         { provide: CONFIRMATION_EXCHANGE, useValue: cluster?.confirmations ?? SINGLE_PROCESS_CONFIRMATIONS },
+        { provide: RUNNER_LIVENESS, useValue: cluster?.runners ?? NO_RUNNER_LIVENESS },
         {
           provide: MCP_SESSIONS,
           inject: [SERVER_CONFIG],
@@ -37,7 +39,7 @@ export class ClusterModule {
         },
         ClusterFanout,
       ],
-      exports: [CLUSTER_BUS, RUN_SLOTS, CONFIRMATION_EXCHANGE, MCP_SESSIONS],
+      exports: [CLUSTER_BUS, RUN_SLOTS, CONFIRMATION_EXCHANGE, RUNNER_LIVENESS, MCP_SESSIONS],
     };
   }
 }

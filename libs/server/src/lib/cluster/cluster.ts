@@ -1,18 +1,20 @@
 import type { ClusterBus } from './cluster-bus';
 import type { RunSlots } from '../queries/run-slots';
 import type { ConfirmationExchange } from '../queries/confirmation-exchange';
+import type { RunnerLiveness } from '../queries/runner-liveness';
 import type { McpSessionStore } from '../mcp/mcp-sessions';
 
 /**
  * What the processes of a deployment share beyond the database, rate limits and query events: the
- * concurrent-run cap, the bus that carries revocations and tool changes, and confirmations answered on another
- * process. The hosted service builds it on Redis (redis/redis-cluster.ts); a self-hosted server is one process
+ * concurrent-run cap, the bus that carries revocations and tool changes, confirmations answered on another
+ * process, and whether the process that runs a query is still there. The hosted service builds it on Redis (redis/redis-cluster.ts); a self-hosted server is one process
  * and has none.
  */
 export interface Cluster {
   runSlots: RunSlots;
   bus: ClusterBus;
   confirmations: ConfirmationExchange;
+  runners: RunnerLiveness;
   /** The sessions of 2025-revision MCP clients, which any instance serves (kept in memory when absent). */
   mcpSessions?: McpSessionStore;
   close(): Promise<void>;

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { ALL_SCOPES, type Query, type QueryEvent } from '@assistant/contracts';
+import { randomBytes } from 'node:crypto';
+import { ALL_SCOPES, type Query, type QueryEvent, type Scope } from '@assistant/contracts';
 import { defineFamily, defineTool, type ToolFamily } from '@assistant/tool-kit';
 import { createAccount } from '../accounts/create-account';
+import { PublicAddress } from '../http/public-address';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
 
 /** A lamp the built-in model can switch ("turn on the lamp"): a side effect, so it must be confirmed. */
@@ -61,8 +63,8 @@ const call = (method: string, path: string, body?: unknown, token = api.token) =
   });
 
 /** A query's stream, read as it comes: `until` resolves at the first event of a type; `rest` at the end. */
-async function ask(text: string) {
-  const response = await call('POST', '/queries', { text });
+async function ask(text: string, token = api.token) {
+  const response = await call('POST', '/queries', { text }, token);
   expect(response.status).toBe(200);
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
@@ -179,5 +181,81 @@ describe('confirming a side-effecting call', () => {
     } finally {
       await allow([]);
     }
+  });
+});
+
+/**
+ * An OAuth access token of this server, as its authorization server stores one: of `grantId` (an app's grant of
+ * the test user), with `scopes`. Each call is a new token, as a refresh gives.
+ */
+async function oauthAccessToken(grantId: string, scopes: Scope[]): Promise<string> {
+  const secret = randomBytes(32).toString('base64url');
+  await api.storage.oauth.upsert(
+    'AccessToken',
+    secret,
+    {
+      accountId: api.userId,
+      clientId: 'client_notes',
+      grantId,
+      scope: scopes.join(' '),
+      aud: api.app.get(PublicAddress).apiResource,
+      exp: Math.floor(Date.now() / 1000) + 900,
+    },
+    900,
+  );
+  return secret;
+}
+
+describe('a query belongs to the principal that started it (B2)', () => {
+  it('is as good as missing for another token of the account: status, events, confirmations and cancel are 404', async () => {
+    const narrow = await api.issueToken(['write:queries']);
+    const stream = await ask('turn on the lamp');
+    const waiting = await stream.until('tool_call.awaiting_confirmation');
+    const queryId = (stream.events[0] as unknown as { query_id: string }).query_id;
+
+    expect((await call('GET', `/queries/${queryId}`, undefined, narrow)).status).toBe(404);
+    expect((await call('GET', `/queries/${queryId}/events`, undefined, narrow)).status).toBe(404);
+    const approval = `/queries/${queryId}/confirmations/${waiting.call_id}`;
+    expect((await call('POST', approval, { approve: true }, narrow)).status).toBe(404);
+    expect((await call('POST', `/queries/${queryId}/cancel`, undefined, narrow)).status).toBe(404);
+    expect(switched).toEqual([]);
+
+    expect((await call('POST', approval, { approve: false })).status).toBe(200);
+    await stream.rest();
+    expect(switched).toEqual([]);
+  });
+
+  it("follows an OAuth grant across its refreshed access tokens, and needs the tool's scope to approve", async () => {
+    const grantId = `grant_${randomBytes(6).toString('hex')}`;
+    const first = await oauthAccessToken(grantId, ['write:queries', 'write:home']);
+    const stream = await ask('turn on the lamp', first);
+    const waiting = await stream.until('tool_call.awaiting_confirmation');
+    const queryId = (stream.events[0] as unknown as { query_id: string }).query_id;
+    const approval = `/queries/${queryId}/confirmations/${waiting.call_id}`;
+
+    // Another grant (another app, or the same app authorized again) does not see it.
+    const stranger = await oauthAccessToken(`grant_${randomBytes(6).toString('hex')}`, [
+      'write:queries',
+      'write:home',
+    ]);
+    expect((await call('GET', `/queries/${queryId}`, undefined, stranger)).status).toBe(404);
+    expect((await call('POST', approval, { approve: true }, stranger)).status).toBe(404);
+
+    // The grant's next access token, narrowed to write:queries, still follows its query but cannot approve the call.
+    const refreshed = await oauthAccessToken(grantId, ['write:queries']);
+    expect((await call('GET', `/queries/${queryId}`, undefined, refreshed)).status).toBe(200);
+    const resumed = await call('GET', `/queries/${queryId}/events`, undefined, refreshed);
+    expect(resumed.status).toBe(200);
+    await resumed.body?.cancel();
+    const refused = await call('POST', approval, { approve: true }, refreshed);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { code: string }).code).toBe('insufficient_scope');
+    expect(refused.headers.get('www-authenticate')).toContain('scope="write:home"');
+    expect(switched).toEqual([]);
+
+    const withScope = await oauthAccessToken(grantId, ['write:queries', 'write:home']);
+    expect((await call('POST', approval, { approve: true }, withScope)).status).toBe(200);
+    await stream.rest();
+    expect(switched).toEqual(['lamp on']);
   });
 });

@@ -2,10 +2,22 @@ import type { QueryEvent } from '@assistant/contracts';
 import { newId, type Storage } from '@assistant/storage';
 import { openTestStorage } from '@assistant/storage/testing';
 import { DurableQueryEventLog } from './durable-query-event-log';
-import { MemoryQueryEventLog } from './query-event-log';
+import { MemoryQueryEventLog, type QueryEventLog, type QueryRecord } from './query-event-log';
 import { frameOf } from './sse-stream';
 
 const FLUSH_MS = 40;
+
+/**
+ * One live log that two processes share, as Redis is shared: it stops vouching for a query (`get` is undefined)
+ * once the test says its runner is gone, as RedisQueryEventLog does when the runner's lease lapsed.
+ */
+class SharedLiveLog extends MemoryQueryEventLog {
+  readonly lost = new Set<string>();
+
+  override async get(queryId: string): Promise<QueryRecord | undefined> {
+    return this.lost.has(queryId) ? undefined : super.get(queryId);
+  }
+}
 
 describe('DurableQueryEventLog on SQLite', () => {
   let storage: Storage;
@@ -26,12 +38,16 @@ describe('DurableQueryEventLog on SQLite', () => {
   });
   afterAll(async () => dispose());
 
-  /** A process's log: its own memory, the shared database. */
-  function processLog(runnerId = 'runner_a', pollMs = 1_000) {
-    const log = new DurableQueryEventLog(new MemoryQueryEventLog(), storage.queries, {
-      runnerId,
+  /** A process's log: its own memory (or a live log shared with other processes, as Redis is), the shared database. */
+  function processLog(
+    runnerId = 'runner_a',
+    pollMs = 1_000,
+    live: QueryEventLog = new MemoryQueryEventLog(undefined, runnerId),
+  ) {
+    const log = new DurableQueryEventLog(live, storage.queries, {
       flushDelayMs: FLUSH_MS,
       pollMs,
+      superviseMs: 20,
       onError: (error) => errors.push(error),
     });
     logs.push(log);
@@ -47,6 +63,7 @@ describe('DurableQueryEventLog on SQLite', () => {
         discussionId,
         messageId: newId('message'),
         model: 'builtin',
+        owner: 'token:tok_1',
         createdAt: new Date(),
       },
       { storeAfter },
@@ -207,5 +224,51 @@ describe('DurableQueryEventLog on SQLite', () => {
       [2, 'output_text.delta'],
       [3, 'query.incomplete'],
     ]);
+  });
+  describe('a live copy shared with the process that runs the query (SECURITY B8)', () => {
+    it('reads the database instead once it holds the end that the live copy missed', async () => {
+      const shared = new SharedLiveLog();
+      const runner = processLog('runner_a', 1_000, shared);
+      const reader = processLog('runner_b', 20, shared);
+      const id = await openQuery(runner);
+      runner.append(id, delta('a'));
+      await sleep(FLUSH_MS * 3);
+      expect(await reader.get(id)).toMatchObject({ status: 'running', lastEventId: 1 });
+      // The runner stored its end, but its write to the live copy was lost (a Redis outage).
+      const terminal = { type: 'query.incomplete', reason: 'cancelled', sequence_number: 2 } as const;
+      await storage.queries.appendEvents(
+        [{ queryId: id, event: terminal }],
+        [{ queryId: id, status: 'incomplete', endedAt: new Date() }],
+      );
+
+      expect(await reader.get(id)).toMatchObject({ status: 'incomplete', lastEventId: 2 });
+      expect((await reader.events(id, 1)).map((e) => e.type)).toEqual(['query.incomplete']);
+      const replayed: number[] = [];
+      await reader.subscribe(id, 0, (event) => replayed.push(event.sequence_number));
+      expect(replayed).toEqual([1, 2]);
+    });
+
+    it('follows the rest of a stream from the database once the live log stops vouching for it', async () => {
+      const shared = new SharedLiveLog();
+      const runner = processLog('runner_a', 1_000, shared);
+      const reader = processLog('runner_b', 20, shared);
+      const id = await openQuery(runner);
+      runner.append(id, delta('a'));
+      const seen: number[] = [];
+      await reader.subscribe(id, 0, (event) => seen.push(event.sequence_number));
+      runner.append(id, delta('b'));
+      expect(seen).toEqual([1, 2]);
+      await sleep(FLUSH_MS * 3);
+
+      // The runner crashes: the live copy stays as it was, recovery stores the end in the database.
+      shared.lost.add(id);
+      await storage.queries.appendEvents(
+        [{ queryId: id, event: { type: 'query.incomplete', reason: 'interrupted', sequence_number: 3 } }],
+        [{ queryId: id, status: 'incomplete', endedAt: new Date() }],
+      );
+      await until(async () => seen.length === 3, 500);
+      expect(seen).toEqual([1, 2, 3]);
+      expect(await reader.get(id)).toMatchObject({ status: 'incomplete', lastEventId: 3 });
+    });
   });
 });

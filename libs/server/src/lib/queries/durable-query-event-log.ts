@@ -11,12 +11,15 @@ import {
 } from './query-event-log';
 
 export interface DurableQueryEventLogOptions {
-  /** This process, recorded on every query it runs: its heartbeat tells its runs from orphans (QueryRecovery). */
-  runnerId: string;
   /** How long an event may wait in memory before it is written: a crash loses at most this much of a stream. */
   flushDelayMs?: number;
   /** How often the stream of a query that this process does not hold looks for new events in the database. */
   pollMs?: number;
+  /**
+   * How often the stream of a query that another process runs asks the live log whether it still vouches for it
+   * (the runner lives, the copy is whole); when it stops, the rest of the stream comes from the database.
+   */
+  superviseMs?: number;
   /** Told about writes and reads that failed; the live stream carries on without them. */
   onError(error: unknown, what: string): void;
 }
@@ -28,6 +31,10 @@ export interface DurableQueryEventLogOptions {
  * after they happen, and the terminal event is written (with everything before it, and then the query's status)
  * before anyone hears it. Queries that the live log does not hold — from before a restart, evicted after their
  * retention, or run by another process — are read from the database.
+ *
+ * A live copy of a query that another process runs is trusted only while the database does not hold its end and
+ * the live log vouches for it (its runner lives: RunnerLiveness): after a crash, or a Redis outage that cost the
+ * copy some writes, every instance reads the database, which holds what the runner, or recovery, stored last.
  */
 /**
  * How many events wait for the database at most while it cannot be written to: a few minutes of a busy process's
@@ -50,8 +57,11 @@ export class DurableQueryEventLog implements QueryEventLog {
   private readonly unstored = new Set<string>();
   /** Queries whose terminal event is being written; nothing more may be appended to them. */
   private readonly ending = new Set<string>();
+  /** The queries this process runs, until they end: the live log is the truth about them. */
+  private readonly runningHere = new Set<string>();
   private readonly flushDelayMs: number;
   private readonly pollMs: number;
+  private readonly superviseMs: number;
 
   constructor(
     private readonly live: QueryEventLog,
@@ -60,6 +70,12 @@ export class DurableQueryEventLog implements QueryEventLog {
   ) {
     this.flushDelayMs = options.flushDelayMs ?? 250;
     this.pollMs = options.pollMs ?? 1_000;
+    this.superviseMs = options.superviseMs ?? 2_000;
+  }
+
+  /** The live log's: one process, one runner id, whichever log is asked. */
+  get runnerId(): string {
+    return this.live.runnerId;
   }
 
   /**
@@ -70,6 +86,7 @@ export class DurableQueryEventLog implements QueryEventLog {
    */
   async open(record: NewQueryRecord, options: OpenOptions = {}): Promise<void> {
     await this.live.open(record);
+    this.runningHere.add(record.id);
     const { storeAfter } = options;
     this.write(async () => {
       try {
@@ -79,7 +96,7 @@ export class DurableQueryEventLog implements QueryEventLog {
         this.unstored.add(record.id);
         return;
       }
-      await this.store.create({ ...record, runnerId: this.options.runnerId });
+      await this.store.create({ ...record, runnerId: this.runnerId });
     }).catch((error: unknown) => {
       this.unstored.add(record.id);
       this.options.onError(error, 'could not store a query');
@@ -111,26 +128,32 @@ export class DurableQueryEventLog implements QueryEventLog {
       return await this.live.end(queryId, terminal, at);
     } finally {
       this.ending.delete(queryId);
+      this.runningHere.delete(queryId);
     }
   }
 
   async get(queryId: string): Promise<QueryRecord | undefined> {
-    const live = await this.live.get(queryId);
-    if (live) return live;
-    const stored = await this.store.get(queryId);
-    return stored ? recordOf(stored) : undefined;
+    return (await this.lookup(queryId))?.record;
   }
 
   async events(queryId: string, after = 0): Promise<readonly QueryEvent[]> {
-    if (await this.live.get(queryId)) return this.live.events(queryId, after);
-    return this.store.events(queryId, after);
+    const found = await this.lookup(queryId);
+    if (!found) return [];
+    return found.from === 'live' ? this.live.events(queryId, after) : this.store.events(queryId, after);
   }
 
   async subscribe(queryId: string, after: number, listener: QueryEventListener): Promise<() => void> {
-    if (await this.live.get(queryId)) return this.live.subscribe(queryId, after, listener);
-    const stored = await this.store.get(queryId);
-    if (!stored) return () => undefined;
-    return this.follow(stored, after, listener);
+    const found = await this.lookup(queryId);
+    if (!found) return () => undefined;
+    if (found.from === 'store') return this.follow(queryId, after, listener, found.record.endedAt !== null);
+    if (found.record.endedAt || this.runningHere.has(queryId)) {
+      return this.live.subscribe(queryId, after, listener);
+    }
+    return this.supervise(queryId, after, listener);
+  }
+
+  endRecovered(queryId: string, after: number, events: readonly QueryEvent[], endedAt: Date): Promise<void> {
+    return this.live.endRecovered(queryId, after, events, endedAt);
   }
 
   /** Stops the write-behind timer; the live log is closed by whoever made it. */
@@ -197,19 +220,92 @@ export class DurableQueryEventLog implements QueryEventLog {
   }
 
   /**
-   * The stream of a query held only in the database: its stored events, then, while it has not ended (another
+   * Where a query is read from. The live log, for a query this process runs, or one that has ended there; the
+   * database, for one the live log does not hold (or no longer vouches for), or whose end only the database
+   * holds (the live copy missed it); else the live log — another process runs the query, and the database is a
+   * moment behind it.
+   */
+  private async lookup(
+    queryId: string,
+  ): Promise<{ record: QueryRecord; from: 'live' | 'store' } | undefined> {
+    const live = await this.live.get(queryId);
+    if (live && (live.endedAt || this.runningHere.has(queryId))) return { record: live, from: 'live' };
+    let stored: StoredQuery | null;
+    try {
+      stored = await this.store.get(queryId);
+    } catch (error) {
+      if (!live) throw error;
+      this.options.onError(error, 'could not read a query');
+      return { record: live, from: 'live' };
+    }
+    if (stored && (stored.endedAt || !live)) return { record: recordOf(stored), from: 'store' };
+    return live && { record: live, from: 'live' };
+  }
+
+  /**
+   * The live stream of a query that another process runs, watched every `superviseMs`: once the live log stops
+   * vouching for it (its runner is gone, its copy was lost or Redis is away), the rest comes from the database,
+   * after the last event delivered, up to the end that the runner or recovery stores there.
+   */
+  private async supervise(queryId: string, after: number, listener: QueryEventListener): Promise<() => void> {
+    let last = after;
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    let stopSource: () => void = () => undefined;
+    const stop = () => {
+      stopped = true;
+      clearTimeout(timer);
+      stopSource();
+    };
+    const deliver = (event: QueryEvent) => {
+      // A source switched in mid-stream may repeat what the previous one gave.
+      if (stopped || event.sequence_number <= last) return;
+      last = event.sequence_number;
+      listener(event);
+      if (isTerminalEvent(event)) stop();
+    };
+    const attach = async (source: Promise<() => void>) => {
+      const unsubscribe = await source;
+      if (stopped) unsubscribe();
+      else stopSource = unsubscribe;
+    };
+    const watch = () => {
+      timer = setTimeout(() => {
+        this.live
+          .get(queryId)
+          .then(async (record) => {
+            if (stopped) return;
+            if (record) return watch();
+            stopSource();
+            await attach(this.follow(queryId, last, deliver, false));
+          })
+          .catch((error: unknown) => {
+            this.options.onError(error, 'could not watch a query of another process');
+            if (!stopped) watch();
+          });
+      }, this.superviseMs);
+      timer.unref();
+    };
+    await attach(this.live.subscribe(queryId, after, deliver));
+    if (!stopped) watch();
+    return stop;
+  }
+
+  /**
+   * The stream of a query read from the database: its stored events, then, while it has not ended (another
    * process runs it), whatever else is stored, looked for every `pollMs`.
    */
   private async follow(
-    stored: StoredQuery,
+    queryId: string,
     after: number,
     listener: QueryEventListener,
+    ended: boolean,
   ): Promise<() => void> {
     let last = after;
     let done = false;
     let timer: NodeJS.Timeout | undefined;
     const deliver = async () => {
-      for (const event of await this.store.events(stored.id, last)) {
+      for (const event of await this.store.events(queryId, last)) {
         if (done) return;
         listener(event);
         last = event.sequence_number;
@@ -228,7 +324,7 @@ export class DurableQueryEventLog implements QueryEventLog {
     };
     await deliver();
     // An ended query has every event stored: its terminal one is written before its status.
-    if (!done && !stored.endedAt) poll();
+    if (!done && !ended) poll();
     return () => {
       done = true;
       clearTimeout(timer);
@@ -243,6 +339,7 @@ function recordOf(stored: StoredQuery): QueryRecord {
     discussionId: stored.discussionId,
     messageId: stored.messageId,
     model: stored.model,
+    owner: stored.owner,
     status: stored.status,
     createdAt: stored.createdAt,
     endedAt: stored.endedAt,

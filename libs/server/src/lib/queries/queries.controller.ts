@@ -28,7 +28,7 @@ export class QueriesController {
 
   @Route('getQuery')
   async get(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<QueryResource> {
-    return this.queries.present(await this.queries.find(p.userId, id));
+    return this.queries.present(await this.queries.find(p, id));
   }
 
   /** The stream again: every event after `Last-Event-ID` (or `?after=`), then live until the terminal event. */
@@ -40,7 +40,7 @@ export class QueriesController {
     @Headers('last-event-id') lastEventId: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const record = await this.queries.find(p.userId, id);
+    const record = await this.queries.find(p, id);
     const after = lastEventId !== undefined ? parseLastEventId(lastEventId) : (query.after ?? 0);
     if (after > this.queries.present(record).last_event_id) {
       const field = lastEventId !== undefined ? 'Last-Event-ID' : 'after';
@@ -51,7 +51,7 @@ export class QueriesController {
 
   @Route('cancelQuery')
   async cancel(@CurrentPrincipal() p: Principal, @Param('id') id: string): Promise<QueryResource> {
-    return this.queries.present(await this.queries.cancel(p.userId, id));
+    return this.queries.present(await this.queries.cancel(p, id));
   }
 
   @Route('confirmToolCall')
@@ -61,7 +61,7 @@ export class QueriesController {
     @Param('call_id') callId: string,
     @RouteBody() body: Confirmation,
   ): Promise<QueryResource> {
-    return this.queries.present(await this.queries.confirm(p.userId, id, callId, body.approve));
+    return this.queries.present(await this.queries.confirm(p, id, callId, body.approve));
   }
 }
 

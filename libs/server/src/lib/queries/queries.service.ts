@@ -8,7 +8,7 @@ import {
 } from '@assistant/contracts';
 import { ModelCatalog, runQuery, toolCallsOf } from '@assistant/agent-core';
 import type { ToolFamily } from '@assistant/tool-kit';
-import type { Principal } from '@assistant/auth';
+import { AuthError, type Principal } from '@assistant/auth';
 import { newId, type Storage } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../core.module';
 import type { ServerConfig } from '../config/server-config';
@@ -22,6 +22,7 @@ import type { ConfirmationExchange } from './confirmation-exchange';
 import { CONFIRMATION_EXCHANGE, RUN_SLOTS } from '../cluster/cluster-tokens';
 import type { QueryEventLog, QueryRecord } from './query-event-log';
 import { NO_RUN_OBSERVER, RUN_OBSERVER, type RunObserver } from './run-observer';
+import { mayUseQuery, queryOwnerOf } from './query-owner';
 
 /** How much of a discussion the model sees, and how many memories are recalled into its context. */
 const HISTORY_MESSAGES = 40;
@@ -65,7 +66,7 @@ export class QueriesService implements BeforeApplicationShutdown {
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(QUERY_EVENT_LOG) private readonly log: QueryEventLog,
     private readonly catalog: ToolCatalog,
-    @Inject(TOOL_FAMILIES) families: readonly ToolFamily[],
+    @Inject(TOOL_FAMILIES) private readonly families: readonly ToolFamily[],
     @Inject(RUN_SLOTS) private readonly runSlots: RunSlots,
     @Inject(CONFIRMATION_EXCHANGE) confirmationExchange: ConfirmationExchange,
     @Optional() @Inject(RUN_OBSERVER) observer?: RunObserver,
@@ -113,7 +114,15 @@ export class QueriesService implements BeforeApplicationShutdown {
     );
     try {
       await this.log.open(
-        { id: queryId, userId, discussionId, messageId, model: model.name, createdAt: new Date() },
+        {
+          id: queryId,
+          userId,
+          discussionId,
+          messageId,
+          model: model.name,
+          owner: queryOwnerOf(principal),
+          createdAt: new Date(),
+        },
         { storeAfter: writes.discussionStored },
       );
     } catch (error) {
@@ -209,28 +218,59 @@ export class QueriesService implements BeforeApplicationShutdown {
     };
   }
 
-  /** The query if it belongs to this user; anyone else's is as good as missing (404). */
-  async find(userId: string, queryId: string): Promise<QueryRecord> {
+  /**
+   * The query if this principal started it (SECURITY B2): another account's, and another token's of the same
+   * account, are as good as missing (404). See `queryOwnerOf` for who the principal is.
+   */
+  async find(principal: Principal, queryId: string): Promise<QueryRecord> {
     const record = await this.log.get(queryId);
-    if (!record || record.userId !== userId) throw ApiError.notFound('query');
+    if (!record || !mayUseQuery(record, principal)) throw ApiError.notFound('query');
     return record;
   }
 
-  /** The user's yes or no to a side-effecting call of their query that waits for it. */
-  async confirm(userId: string, queryId: string, callId: string, approve: boolean): Promise<QueryRecord> {
-    await this.find(userId, queryId);
+  /**
+   * The user's yes or no to a side-effecting call of their query that waits for it. Saying yes needs the tool's
+   * own scope on the token that says it (a grant's refreshed token may have been narrowed); no needs none.
+   */
+  async confirm(
+    principal: Principal,
+    queryId: string,
+    callId: string,
+    approve: boolean,
+  ): Promise<QueryRecord> {
+    const record = await this.find(principal, queryId);
+    const call = (await this.log.events(queryId)).find(
+      (event) => event.type === 'tool_call.awaiting_confirmation' && event.call_id === callId,
+    );
+    if (!call || call.type !== 'tool_call.awaiting_confirmation') throw noSuchCall();
+    if (record.endedAt)
+      throw new ApiError('conflict', 'this query has ended: its calls can no longer be answered');
+    if (approve) {
+      const scope = this.scopeOf(call.tool);
+      if (!scope)
+        throw new ApiError('conflict', `${call.tool} is no longer offered here: it can only be refused`);
+      if (!principal.scopes.includes(scope)) throw AuthError.insufficientScope(scope);
+    }
     const result = await this.confirmations.answer(queryId, callId, approve);
-    if (result === 'unknown')
-      throw new ApiError('not_found', 'no call of this query waits for a confirmation with this id');
+    if (result === 'unknown') throw noSuchCall();
     if (result === 'already')
       throw new ApiError('conflict', 'this call was already answered (or its time ran out)');
     return (await this.log.get(queryId)) as QueryRecord;
   }
 
-  async cancel(userId: string, queryId: string): Promise<QueryRecord> {
-    const record = await this.find(userId, queryId);
+  async cancel(principal: Principal, queryId: string): Promise<QueryRecord> {
+    const record = await this.find(principal, queryId);
     this.running.get(queryId)?.controller.abort();
     return record;
+  }
+
+  /** The scope a tool needs, as its family declares it; undefined for a tool this server no longer offers. */
+  private scopeOf(toolName: string) {
+    for (const family of this.families) {
+      const tool = family.tools.find((t) => t.name === toolName);
+      if (tool) return tool.scope;
+    }
+    return undefined;
   }
 
   /**
@@ -330,6 +370,10 @@ function interrupted(terminal: QueryEventBody): QueryEventBody {
 /** Why the first of `steps` that failed failed (one of them did). */
 function firstFailure(steps: ReadonlyArray<PromiseSettledResult<unknown>>): unknown {
   return steps.find((step): step is PromiseRejectedResult => step.status === 'rejected')?.reason;
+}
+
+function noSuchCall(): ApiError {
+  return new ApiError('not_found', 'no call of this query waits for a confirmation with this id');
 }
 
 function shuttingDown(): ApiError {

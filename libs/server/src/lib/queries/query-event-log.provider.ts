@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Logger, type Provider } from '@nestjs/common';
 import type { Storage } from '@assistant/storage';
 import { STORAGE } from '../core.module';
@@ -7,20 +6,22 @@ import type { QueryEventLog } from './query-event-log';
 
 /** Nest's handle on the query event log that the queries module reads and writes. */
 export const QUERY_EVENT_LOG = Symbol('QUERY_EVENT_LOG');
-/** This process's id on the queries it runs (see QueryRecovery). */
+/** The deployment's live log itself, under the database: what recovery reads of, and writes to, a lost run. */
+export const QUERY_LIVE_EVENT_LOG = Symbol('QUERY_LIVE_EVENT_LOG');
+/** This process's id on the queries it runs (see QueryRecovery): the live log's. */
 export const QUERY_RUNNER_ID = Symbol('QUERY_RUNNER_ID');
 
 /** The deployment's live log, written behind to the database. */
 export function queryEventLogProviders(live: QueryEventLog): Provider[] {
   const logger = new Logger('QueryEventLog');
   return [
-    { provide: QUERY_RUNNER_ID, useFactory: () => randomBytes(8).toString('hex') },
+    { provide: QUERY_LIVE_EVENT_LOG, useValue: live },
+    { provide: QUERY_RUNNER_ID, useValue: live.runnerId },
     {
       provide: QUERY_EVENT_LOG,
-      inject: [STORAGE, QUERY_RUNNER_ID],
-      useFactory: (storage: Storage, runnerId: string) =>
+      inject: [STORAGE],
+      useFactory: (storage: Storage) =>
         new DurableQueryEventLog(live, storage.queries, {
-          runnerId,
           onError: (error, what) => logger.error({ err: error, msg: what }),
         }),
     },

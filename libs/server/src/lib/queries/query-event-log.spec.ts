@@ -7,6 +7,7 @@ const record = {
   discussionId: 'dsc_1',
   messageId: 'msg_1',
   model: 'builtin',
+  owner: 'token:tok_1',
   createdAt: new Date(),
 };
 

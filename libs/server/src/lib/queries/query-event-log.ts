@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   isTerminalEvent,
   type QueryEvent,
@@ -11,6 +12,8 @@ export interface QueryRecord {
   discussionId: string;
   messageId: string;
   model: string;
+  /** The principal that started it (queryOwnerOf); empty for a query from before owners were kept. */
+  owner: string;
   status: QueryStatus;
   createdAt: Date;
   endedAt: Date | null;
@@ -33,6 +36,8 @@ export interface OpenOptions {
  * it behind to the database (DurableQueryEventLog), so that a query outlives its process.
  */
 export interface QueryEventLog {
+  /** This process as the runner of the queries it opens (QueryRecovery tells live runs from orphans by it). */
+  readonly runnerId: string;
   /**
    * Registers a query that starts running; resolves once events may be appended. A log that also stores the
    * query elsewhere (DurableQueryEventLog) writes that copy once `options.storeAfter` has settled — what the record
@@ -57,7 +62,18 @@ export interface QueryEventLog {
    * to the unsubscribe function.
    */
   subscribe(queryId: string, after: number, listener: QueryEventListener): Promise<() => void>;
+  /**
+   * Writes where this log's readers look the end that recovery gave a query whose runner is gone (QueryRecovery):
+   * `events` are the stored ones after `after`, up to the terminal one, and the query ended at `endedAt`. A copy
+   * that lacks events before them is dropped instead: its readers then read the database.
+   */
+  endRecovered(queryId: string, after: number, events: readonly QueryEvent[], endedAt: Date): Promise<void>;
   close(): void;
+}
+
+/** A new process's id as a runner (stored on its queries: at most 32 characters). */
+export function newRunnerId(): string {
+  return randomBytes(8).toString('hex');
 }
 
 const TERMINAL_STATUS: Record<string, QueryStatus> = {
@@ -92,7 +108,10 @@ export class MemoryQueryEventLog implements QueryEventLog {
   private readonly expiries = new Set<NodeJS.Timeout>();
 
   /** @param retentionMs how long a finished query stays replayable (SPEC §4: at least 15 minutes). */
-  constructor(private readonly retentionMs = 15 * 60_000) {}
+  constructor(
+    private readonly retentionMs = 15 * 60_000,
+    readonly runnerId = newRunnerId(),
+  ) {}
 
   async open(record: NewQueryRecord): Promise<void> {
     this.entries.set(record.id, {
@@ -135,6 +154,11 @@ export class MemoryQueryEventLog implements QueryEventLog {
     if (entry.record.endedAt) return () => undefined;
     entry.listeners.add(listener);
     return () => entry.listeners.delete(listener);
+  }
+
+  /** One process holds every query it knows, and runs them itself: none of them has another runner to recover. */
+  async endRecovered(): Promise<void> {
+    // Nothing held of another process's queries.
   }
 
   close(): void {

@@ -6,30 +6,41 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { isTerminalEvent, type QueryEvent } from '@assistant/contracts';
-import type { Storage } from '@assistant/storage';
+import type { Storage, StoredQuery } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../core.module';
 import type { ServerConfig } from '../config/server-config';
-import { QUERY_RUNNER_ID } from './query-event-log.provider';
-import { endStatusOf } from './query-event-log';
+import { RUNNER_LIVENESS } from '../cluster/cluster-tokens';
+import { QUERY_LIVE_EVENT_LOG, QUERY_RUNNER_ID } from './query-event-log.provider';
+import { endStatusOf, type QueryEventLog } from './query-event-log';
+import { interruptedCalls } from './interrupted-calls';
+import type { RunnerLiveness } from './runner-liveness';
 
-/** How often a hosted process renews the heartbeat of its runs and looks for orphans. */
-const HEARTBEAT_MS = 10_000;
-/** A run whose heartbeat is this old lost its process (six heartbeats missed). */
+/** How often a hosted process renews the heartbeat of its runs, and looks for orphans. */
+const HEARTBEAT_MS = 5_000;
+/** A run whose heartbeat is this old lost its process (a dozen heartbeats missed), whatever else is known. */
 const ORPHANED_AFTER_MS = 60_000;
+/**
+ * A run whose heartbeat is this old, and whose process's lease has lapsed (RunnerLiveness), lost its process:
+ * the two signals agree, so that neither a database hiccup nor a Redis outage alone ends a live run. (Processes
+ * that heartbeat every 10 s, as before, stay well within it.)
+ */
+const LAPSED_ORPHANED_AFTER_MS = 20_000;
 /** How long finished queries keep every event; then only the terminal one (SPEC §4 asks for 15 minutes). */
 const EVENTS_KEPT_MS = 24 * 3_600_000;
 const PRUNE_EVERY_MS = 3_600_000;
 
 /**
- * Ends the runs that a stopped or crashed process left unfinished: each gets `query.incomplete` with reason
- * `interrupted` after its last stored event, and its status and end time (SPEC §4), so that it is never
- * "running" forever. Which runs are orphans:
+ * Ends the runs that a stopped or crashed process left unfinished, where every reader looks (SECURITY B8): each
+ * gets a `tool_call.completed` for every call it left open (as a cancel tells them) and `query.incomplete` with
+ * reason `interrupted` after its last event, and its status and end time (SPEC §4), in the database and in the
+ * live log, so that it is never "running" or "awaiting_confirmation" forever anywhere. Which runs are orphans:
  *
  * - self-hosted: all unfinished ones, at start-up. One process serves an installation (the data-directory
  *   lock), so nothing else can be running them.
  * - hosted: several processes share the database, so a process never takes another's runs at start-up. Each
- *   renews the heartbeat of its own runs every 10 s; a run without one for 60 s is an orphan, found by any
- *   process's sweep (at start-up and with every heartbeat) and claimed by exactly one of them.
+ *   renews the heartbeat of its own runs every 5 s; a run without one for 20 s whose process's lease in Redis has
+ *   lapsed, or without one for 60 s, is an orphan, found by any process's sweep (at start-up and every 5 s) and
+ *   claimed by exactly one of them.
  *
  * Also trims old queries down to their terminal event, so that token-by-token events do not pile up.
  */
@@ -43,6 +54,8 @@ export class QueryRecovery implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(QUERY_RUNNER_ID) private readonly runnerId: string,
+    @Inject(QUERY_LIVE_EVENT_LOG) private readonly live: QueryEventLog,
+    @Inject(RUNNER_LIVENESS) private readonly runners: RunnerLiveness,
   ) {}
 
   /** Runs before the server listens: nobody sees an orphan as running. */
@@ -50,11 +63,9 @@ export class QueryRecovery implements OnApplicationBootstrap, BeforeApplicationS
     if (this.config.deployment === 'self-hosted') {
       await this.endOrphans(new Date());
     } else {
-      await this.endOrphans(new Date(Date.now() - ORPHANED_AFTER_MS));
-      this.every(HEARTBEAT_MS, async () => {
-        await this.storage.queries.heartbeat(this.runnerId, new Date());
-        await this.endOrphans(new Date(Date.now() - ORPHANED_AFTER_MS));
-      });
+      await this.sweep();
+      this.every(HEARTBEAT_MS, () => this.storage.queries.heartbeat(this.runnerId, new Date()));
+      this.every(HEARTBEAT_MS, () => this.sweep());
     }
     await this.prune();
     this.every(PRUNE_EVERY_MS, () => this.prune());
@@ -65,28 +76,93 @@ export class QueryRecovery implements OnApplicationBootstrap, BeforeApplicationS
     await Promise.allSettled(this.chores);
   }
 
-  /** Ends every unfinished query whose heartbeat is older than `staleBefore`. */
-  async endOrphans(staleBefore: Date): Promise<void> {
+  /** The hosted sweep: the runs of processes whose lease lapsed, and those without a heartbeat for long. */
+  private async sweep(): Promise<void> {
+    await this.endOrphans(new Date(Date.now() - LAPSED_ORPHANED_AFTER_MS), (runnerId) =>
+      this.runners.isGone(runnerId),
+    );
+    await this.endOrphans(new Date(Date.now() - ORPHANED_AFTER_MS));
+  }
+
+  /**
+   * Ends every unfinished query whose heartbeat is older than `staleBefore` (and, given `runnerGone`, whose
+   * runner it says is gone).
+   */
+  async endOrphans(staleBefore: Date, runnerGone?: (runnerId: string) => Promise<boolean>): Promise<void> {
     const queries = this.storage.queries;
+    const gone = new Map<string, Promise<boolean>>();
     let ended = 0;
     for (const orphan of await queries.orphans(staleBefore)) {
-      if (!(await queries.claim(orphan.id, staleBefore, new Date()))) continue;
-      // A process that died between storing a terminal event and the status it ends in: only the status is missing.
-      const [last] = orphan.lastEventId > 0 ? await queries.events(orphan.id, orphan.lastEventId - 1) : [];
-      let terminal: QueryEvent | undefined = last && isTerminalEvent(last) ? last : undefined;
-      if (!terminal) {
-        terminal = {
-          type: 'query.incomplete',
-          reason: 'interrupted',
-          sequence_number: orphan.lastEventId + 1,
-        };
-        await queries.appendEvents([{ queryId: orphan.id, event: terminal }]);
+      if (runnerGone) {
+        let lapsed = gone.get(orphan.runnerId);
+        if (!lapsed) gone.set(orphan.runnerId, (lapsed = runnerGone(orphan.runnerId)));
+        if (!(await lapsed)) continue;
       }
-      await queries.end(orphan.id, endStatusOf(terminal), new Date());
+      if (!(await queries.claim(orphan.id, staleBefore, new Date()))) continue;
+      await this.end(orphan);
       ended++;
     }
     if (ended > 0)
       this.logger.warn({ count: ended, msg: 'ended queries that a stopped process left running' });
+  }
+
+  /**
+   * Ends one orphan: first, whatever of it the live log holds beyond the database (its runner wrote there
+   * first, the database a moment later) is stored; then, unless its terminal event is among its events already
+   * (its process died before storing the status), the calls it left open and `query.incomplete` are appended;
+   * its status goes with the last of them. Then the live log gets the same end (or drops a copy it cannot
+   * complete), so that its readers, and the streams that follow it, see the query end.
+   */
+  private async end(orphan: StoredQuery): Promise<void> {
+    const queries = this.storage.queries;
+    const queryId = orphan.id;
+    const stored = await queries.events(queryId, 0);
+    const known = stored.at(-1)?.sequence_number ?? 0;
+    const ahead = contiguousAfter(known, await this.liveEventsAfter(queryId, known));
+    const events = [...stored, ...ahead];
+    let terminal = events.at(-1);
+    const closing: QueryEvent[] = [];
+    if (!terminal || !isTerminalEvent(terminal)) {
+      let next = terminal?.sequence_number ?? 0;
+      for (const body of [
+        ...interruptedCalls(events),
+        { type: 'query.incomplete', reason: 'interrupted' } as const,
+      ]) {
+        closing.push({ ...body, sequence_number: ++next } as QueryEvent);
+      }
+      terminal = closing.at(-1) as QueryEvent;
+    }
+    const endedAt = new Date();
+    await queries.appendEvents(
+      [...ahead, ...closing].map((event) => ({ queryId, event })),
+      [{ queryId, status: endStatusOf(terminal), endedAt }],
+    );
+    // The live log gets what it may lack: everything after what the database had (the terminal event alone, if
+    // the database had that too).
+    const tail = ahead.length + closing.length > 0 ? [...ahead, ...closing] : [terminal];
+    await this.live
+      .endRecovered(queryId, tail[0].sequence_number - 1, tail, endedAt)
+      .catch((error: unknown) =>
+        this.logger.error({
+          err: error,
+          query_id: queryId,
+          msg: 'could not end a lost query in the live log',
+        }),
+      );
+  }
+
+  /** The live log's events after `after`; none when it cannot be read (its readers then read the database). */
+  private async liveEventsAfter(queryId: string, after: number): Promise<readonly QueryEvent[]> {
+    try {
+      return await this.live.events(queryId, after);
+    } catch (error) {
+      this.logger.error({
+        err: error,
+        query_id: queryId,
+        msg: 'could not read a lost query in the live log',
+      });
+      return [];
+    }
   }
 
   private prune(): Promise<void> {
@@ -110,4 +186,15 @@ export class QueryRecovery implements OnApplicationBootstrap, BeforeApplicationS
     timer.unref();
     this.timers.push(timer);
   }
+}
+
+/** The events that follow `after` without a gap, up to the first terminal one. */
+function contiguousAfter(after: number, events: readonly QueryEvent[]): QueryEvent[] {
+  const run: QueryEvent[] = [];
+  for (const event of events) {
+    if (event.sequence_number !== after + run.length + 1) break;
+    run.push(event);
+    if (isTerminalEvent(event)) break;
+  }
+  return run;
 }

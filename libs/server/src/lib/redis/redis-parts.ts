@@ -10,6 +10,8 @@ import { RedisQueryEventLog } from './redis-query-event-log';
 import { RedisConfirmationExchange } from './redis-confirmation-exchange';
 import { RedisMcpSessionStore } from '../mcp/redis-mcp-sessions';
 import { mcpLimitsOf } from '../mcp/mcp-limits';
+import { RedisRunnerLeases } from './redis-runner-leases';
+import { newRunnerId } from '../queries/query-event-log';
 
 /** Beyond the longest run, before a crashed process's run slots and running queries lapse in Redis. */
 const LAPSE_MARGIN_MS = 60_000;
@@ -43,10 +45,15 @@ export async function openRedisParts(settings: RedisSettings, config: ServerConf
   // A run may wait for a confirmation as long again as it may run (the wait is not its timeout's to cut short).
   const longestRunMs =
     config.queries.limits.runTimeoutMs + config.queries.confirmationTimeoutMs + LAPSE_MARGIN_MS;
+  // This process as the runner of its queries: its lease tells every instance that it lives.
+  const runners = new RedisRunnerLeases(redis, newRunnerId(), onError);
+  runners.start();
   return {
     rateLimits: new RedisRateLimitStore(redis.command, redis.prefix),
     queryEvents: new RedisQueryEventLog(redis, {
       runningTtlSeconds: Math.ceil(longestRunMs / 1000),
+      runnerId: runners.runnerId,
+      runners,
       onError,
     }),
     cluster: {
@@ -54,7 +61,9 @@ export async function openRedisParts(settings: RedisSettings, config: ServerConf
       bus,
       confirmations: new RedisConfirmationExchange(redis, bus, onError),
       mcpSessions: new RedisMcpSessionStore(redis, mcpLimitsOf(config.mcp), onError),
+      runners,
       close: async () => {
+        await runners.stop();
         await bus.close();
         redis.close();
       },

@@ -5,8 +5,8 @@
 import { once } from 'node:events';
 import type { QueryEvent } from '@assistant/contracts';
 import { RedisQueryEventLog } from './redis-query-event-log';
-import { clientName, type RedisConnections } from './redis-connections';
-import { cleanUp, freshPrefix, openTestRedis } from './redis-test-connections';
+import { clientName, RedisConnections } from './redis-connections';
+import { cleanUp, cuttableLink, freshPrefix, openTestRedis } from './redis-test-connections';
 
 const record = (id: string) => ({
   id,
@@ -14,11 +14,19 @@ const record = (id: string) => ({
   discussionId: 'dsc_1',
   messageId: 'msg_1',
   model: 'builtin',
+  owner: 'token:tok_1',
   createdAt: new Date('2026-01-01T10:00:00Z'),
 });
 const delta = (text: string) => ({ type: 'output_text.delta' as const, delta: text });
 const errors: unknown[] = [];
-const options = { runningTtlSeconds: 600, onError: (error: unknown) => errors.push(error) };
+/** The runners that the test has declared gone (their process crashed). */
+const goneRunners = new Set<string>();
+const options = (runnerId: string) => ({
+  runningTtlSeconds: 600,
+  runnerId,
+  runners: { isGone: async (id: string) => goneRunners.has(id) },
+  onError: (error: unknown) => errors.push(error),
+});
 
 let redisA: RedisConnections;
 let redisB: RedisConnections;
@@ -28,9 +36,10 @@ let b: RedisQueryEventLog;
 beforeEach(async () => {
   const prefix = freshPrefix();
   [redisA, redisB] = await Promise.all([openTestRedis(prefix), openTestRedis(prefix)]);
-  a = new RedisQueryEventLog(redisA, options);
-  b = new RedisQueryEventLog(redisB, options);
+  a = new RedisQueryEventLog(redisA, options('runner_a'));
+  b = new RedisQueryEventLog(redisB, options('runner_b'));
   errors.length = 0;
+  goneRunners.clear();
 });
 afterEach(async () => {
   a.close();
@@ -136,7 +145,7 @@ it('refuses to open a query while Redis cannot be reached (503)', async () => {
   const down = await openTestRedis(redisA.prefix);
   down.close();
   await once(down.command, 'end');
-  const log = new RedisQueryEventLog(down, options);
+  const log = new RedisQueryEventLog(down, options('runner_down'));
   await expect(log.open(record('qry_6'))).rejects.toMatchObject({ code: 'service_unavailable' });
   expect(await b.get('qry_6')).toBeUndefined();
   log.close();
@@ -218,6 +227,129 @@ it('follows many streams of another instance with its one reader connection', as
   expect(await clientCount(redisA)).toBe(6);
   stops.forEach((stop) => stop());
   for (const id of ids) await a.end(id, { type: 'query.incomplete', reason: 'cancelled' });
+});
+
+describe('through a Redis outage (SECURITY B8)', () => {
+  const awaiting = {
+    type: 'tool_call.awaiting_confirmation',
+    call_id: 'c1',
+    tool: 'home_set_state',
+    arguments: {},
+  } as const;
+
+  it('sends again, in order, what Redis did not take while the runner was cut off from it: events, status and end', async () => {
+    const link = await cuttableLink();
+    const redisC = await RedisConnections.open(link.url, redisA.prefix);
+    const c = new RedisQueryEventLog(redisC, options('runner_c'));
+    try {
+      await c.open(record('qry_cut'));
+      c.append('qry_cut', delta('a'));
+      c.append('qry_cut', awaiting);
+      await eventually(
+        () => b.get('qry_cut'),
+        (stored) => stored?.status === 'awaiting_confirmation',
+      );
+
+      link.cut();
+      // Approved meanwhile on the runner's own instance: the call runs and the answer goes on.
+      c.append('qry_cut', {
+        type: 'tool_call.completed',
+        call_id: 'c1',
+        tool: 'home_set_state',
+        status: 'ok',
+        output: {},
+      });
+      for (const text of ['b', 'c', 'd']) c.append('qry_cut', delta(text));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await c.end('qry_cut', { type: 'query.incomplete', reason: 'cancelled' });
+      expect(await b.get('qry_cut')).toMatchObject({ status: 'awaiting_confirmation', lastEventId: 2 });
+
+      link.restore();
+      const ended = await eventually(
+        () => b.get('qry_cut'),
+        (stored) => stored?.endedAt !== null && stored !== undefined,
+        5_000,
+      );
+      expect(ended).toMatchObject({ status: 'incomplete', lastEventId: 7 });
+      expect((await b.events('qry_cut')).map((e) => [e.sequence_number, e.type])).toEqual([
+        [1, 'output_text.delta'],
+        [2, 'tool_call.awaiting_confirmation'],
+        [3, 'tool_call.completed'],
+        [4, 'output_text.delta'],
+        [5, 'output_text.delta'],
+        [6, 'output_text.delta'],
+        [7, 'query.incomplete'],
+      ]);
+      expect(await redisB.command.ttl(redisB.key('query', 'qry_cut'))).toBeGreaterThan(14 * 60);
+      // The outage was told (once), not each write that failed.
+      expect(errors.length).toBeGreaterThan(0);
+      errors.length = 0;
+    } finally {
+      c.close();
+      redisC.close();
+      await link.close();
+    }
+  });
+
+  it('does not vouch for a running query whose runner is gone: the database tells what became of it', async () => {
+    await a.open(record('qry_lost'));
+    a.append('qry_lost', awaiting);
+    expect(
+      await eventually(
+        () => b.get('qry_lost'),
+        (stored) => stored?.status === 'awaiting_confirmation',
+      ),
+    ).toMatchObject({ status: 'awaiting_confirmation' });
+
+    goneRunners.add('runner_a');
+    expect(await b.get('qry_lost')).toBeUndefined();
+    // Its own process still knows it, and an end is an end whoever wrote it.
+    expect(await a.get('qry_lost')).toMatchObject({ status: 'awaiting_confirmation' });
+    await a.end('qry_lost', { type: 'query.incomplete', reason: 'cancelled' });
+    expect(await b.get('qry_lost')).toMatchObject({ status: 'incomplete', lastEventId: 2 });
+  });
+
+  it('takes the end that recovery gave a query whose runner died, if its copy is whole; else gives the copy up', async () => {
+    await a.open(record('qry_dead'));
+    a.append('qry_dead', delta('a'));
+    a.append('qry_dead', awaiting);
+    await eventually(
+      () => b.events('qry_dead'),
+      (events) => events.length === 2,
+    );
+    const closing: QueryEvent[] = [
+      {
+        type: 'tool_call.completed',
+        call_id: 'c1',
+        tool: 'home_set_state',
+        status: 'denied',
+        sequence_number: 3,
+      },
+      { type: 'query.incomplete', reason: 'interrupted', sequence_number: 4 },
+    ];
+    const seen = collect(2);
+    await b.subscribe('qry_dead', 2, seen.listener);
+
+    await b.endRecovered('qry_dead', 2, closing, new Date('2026-01-01T10:05:00Z'));
+
+    await seen.done;
+    expect(seen.events).toEqual(closing);
+    expect(await b.get('qry_dead')).toMatchObject({ status: 'incomplete', lastEventId: 4 });
+    expect(await redisB.command.ttl(redisB.key('query', 'qry_dead'))).toBeGreaterThan(14 * 60);
+
+    // A copy that lacks events before the end (Redis lost them): dropped, not completed with a hole.
+    await a.open(record('qry_holed'));
+    a.append('qry_holed', delta('a'));
+    await eventually(
+      () => b.events('qry_holed'),
+      (events) => events.length === 1,
+    );
+    await b.endRecovered('qry_holed', 3, [{ ...closing[1], sequence_number: 4 }], new Date());
+    expect(await redisB.command.exists(redisB.key('query', 'qry_holed'))).toBe(0);
+    expect(await redisB.command.exists(redisB.key('query', 'qry_holed', 'events'))).toBe(0);
+    await a.end('qry_dead', { type: 'query.incomplete', reason: 'cancelled' });
+    await a.end('qry_holed', { type: 'query.incomplete', reason: 'cancelled' });
+  });
 });
 
 /** The connections of this test's deployment (both instances) that Redis has open. */

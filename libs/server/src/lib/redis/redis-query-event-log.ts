@@ -14,6 +14,7 @@ import {
   type QueryEventLog,
   type QueryRecord,
 } from '../queries/query-event-log';
+import type { RunnerLiveness } from '../queries/runner-liveness';
 import { redisUnavailable, type RedisConnections } from './redis-connections';
 import { RedisStreamFollower } from './redis-stream-follower';
 import { EVENT_FIELD, eventsOfEntries, streamId, type StreamEntry } from './redis-query-keys';
@@ -26,6 +27,44 @@ const RETENTION_SECONDS = 15 * 60;
  * attaching; later readers read Redis like every other instance.
  */
 const LOCAL_RETENTION_MS = 30_000;
+/** After a write that failed (Redis away), how soon it is sent again (and at once when the connection is back). */
+const RETRY_MS = 500;
+/**
+ * How many events wait for Redis at most while it cannot be reached: a few minutes of a busy process's streams.
+ * Beyond, the waiting queries' copies in Redis are given up (deleted once it is back): their readers read the
+ * database, which has every event.
+ */
+const MAX_WAITING_EVENTS = 100_000;
+
+/** What XADD answers for an entry that the stream has already: a write sent again after a failure that was not one. */
+const ALREADY_IN_STREAM = /equal or smaller than the target stream top item/;
+
+/**
+ * Ends a query in Redis as recovery ended it in the database, if its copy there is whole: adds the events it
+ * lacks, then the ended status, and gives both keys the retention. A copy that lacks events before them (Redis
+ * lost them, or the runner died before it could send them) is deleted instead: its readers read the database.
+ *
+ * KEYS[1] the record, KEYS[2] the stream; ARGV: the first event's sequence number, the status, when it ended
+ * (ms), the retention (s), the events' field, then each event's JSON.
+ */
+const END_RECOVERED = `
+local first = tonumber(ARGV[1])
+local top = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
+local last = 0
+if top[1] then last = tonumber(string.match(top[1][1], '%-(%d+)$')) end
+if redis.call('HEXISTS', KEYS[1], 'id') == 0 or last < first - 1 then
+  redis.call('DEL', KEYS[1], KEYS[2])
+  return 0
+end
+for i = 6, #ARGV do
+  local sequence = first + i - 6
+  if sequence > last then redis.call('XADD', KEYS[2], '0-' .. sequence, ARGV[5], ARGV[i]) end
+end
+redis.call('HSET', KEYS[1], 'status', ARGV[2], 'endedAt', ARGV[3], 'lastEventId', first + #ARGV - 6)
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+return 1
+`;
 
 export interface RedisQueryEventLogOptions {
   /**
@@ -33,31 +72,50 @@ export interface RedisQueryEventLogOptions {
    * that those of a process that crashed mid-run go away on their own.
    */
   runningTtlSeconds: number;
+  /** This process as the runner of its queries, recorded on each: whoever reads them asks `runners` about it. */
+  runnerId: string;
+  /** Whether the runner of a query that another process runs is gone (its lease lapsed). */
+  runners: RunnerLiveness;
   onError(error: unknown, what: string): void;
 }
 
+/** What one query still has to send to Redis, in this order. */
 interface PendingWrites {
+  /** Its record, sent once before anything else of it (`open`). */
+  record?: Record<string, string | number>;
   /** Each event's sequence number and JSON text. */
   events: Array<{ sequenceNumber: number; json: string }>;
-  status: QueryStatus;
+  /** Fields of its record to set after the events: its status and last event, and its end. */
+  fields: Record<string, string | number>;
+  /** It has ended: its record and stream live for the retention from now on. */
+  ended?: boolean;
+  /** Its copy is given up (too much waited for an unreachable Redis): both keys are deleted, nothing else sent. */
+  dropped?: boolean;
 }
 
 /**
  * The hosted service's live query event log, shared by every instance through Redis: a hash per query (its
- * record) and a stream of its events (entry id `0-<sequence number>`).
+ * record, with its owner and its runner) and a stream of its events (entry id `0-<sequence number>`).
  *
  * The process that runs a query keeps it in memory too (a MemoryQueryEventLog) and delivers each event to its
  * own streams at once; the events reach Redis a tick later, every event of that tick in one pipeline, in order
- * on one connection, so that a token costs no Redis round trip of its own. The terminal event and the ended
- * status are written together (MULTI) before anyone hears them, then both keys expire after the retention.
+ * on one connection, one pipeline at a time, so that a token costs no Redis round trip of its own. The terminal
+ * event and the ended status are sent before anyone hears them, then both keys expire after the retention. A
+ * pipeline that fails (Redis away) is sent again, with whatever came since, until Redis has it: a copy in Redis
+ * is never left with a hole or a stale status by an outage (SECURITY B8).
  *
  * Any other instance reads the record and the stream from Redis: a resumed stream replays the events after the
- * client's Last-Event-ID (XRANGE), then follows new ones with the process's one blocking reader.
+ * client's Last-Event-ID (XRANGE), then follows new ones with the process's one blocking reader. A record that
+ * has not ended, and whose runner is gone, is not vouched for (`get` is undefined): the database tells what
+ * became of the query (DurableQueryEventLog).
  */
 export class RedisQueryEventLog implements QueryEventLog {
+  readonly runnerId: string;
   private readonly local = new MemoryQueryEventLog(LOCAL_RETENTION_MS);
   private readonly follower: RedisStreamFollower;
   private pending = new Map<string, PendingWrites>();
+  /** Every write, chained: one pipeline at a time, so that one sent again after a failure keeps its place. */
+  private writes: Promise<unknown> = Promise.resolve();
   /** The status of each query this process runs, as its events change it (awaiting a confirmation or not). */
   private readonly statuses = new Map<string, QueryStatus>();
   /**
@@ -65,56 +123,65 @@ export class RedisQueryEventLog implements QueryEventLog {
    * every tick's (a third of the commands a token cost).
    */
   private readonly streamsWithTtl = new Set<string>();
+  /** Running queries whose copy in Redis was given up: nothing more of them is sent. */
+  private readonly dropped = new Set<string>();
   private flushScheduled = false;
+  private retryTimer: NodeJS.Timeout | undefined;
   /** Whether the last write failed, so that an outage is logged once, not once per tick. */
   private failing = false;
+  private readonly onReconnect = () => {
+    // Redis may have come back empty (restarted): the TTLs are given again with the next events.
+    this.streamsWithTtl.clear();
+    if (this.pending.size > 0) this.flush().catch(() => undefined);
+  };
 
   constructor(
     private readonly redis: RedisConnections,
     private readonly options: RedisQueryEventLogOptions,
   ) {
+    this.runnerId = options.runnerId;
     this.follower = new RedisStreamFollower(redis, options.onError);
+    redis.command.on('ready', this.onReconnect);
   }
 
   /**
    * The record is sent, not waited for: the run's model call need not wait a Redis round trip. It goes first on
-   * the command connection, which every later write of the query uses too, so Redis has it before any of the
-   * query's events or its end. A Redis known to be down still refuses the query (503); a write that fails in
-   * flight is logged, and the database answers for the query then (DurableQueryEventLog), as for its events.
+   * the command connection, ahead of the query's events and its end. A Redis known to be down still refuses the
+   * query (503); a write that fails in flight is sent again (see the class), and the database answers for the
+   * query meanwhile (DurableQueryEventLog).
    */
   async open(record: NewQueryRecord): Promise<void> {
     if (!this.redis.ready) throw redisUnavailable('starting a query');
-    const key = this.recordKey(record.id);
-    this.redis.command
-      .multi()
-      .hset(key, {
-        id: record.id,
-        userId: record.userId,
-        discussionId: record.discussionId,
-        messageId: record.messageId,
-        model: record.model,
-        status: 'running',
-        createdAt: record.createdAt.getTime(),
-        endedAt: '',
-        lastEventId: 0,
-      })
-      .expire(key, this.options.runningTtlSeconds)
-      .exec()
-      .catch((error: unknown) => this.options.onError(error, 'could not record a query in Redis'));
+    this.writesOf(record.id).record = {
+      id: record.id,
+      userId: record.userId,
+      discussionId: record.discussionId,
+      messageId: record.messageId,
+      model: record.model,
+      owner: record.owner,
+      runnerId: this.runnerId,
+      status: 'running',
+      createdAt: record.createdAt.getTime(),
+      endedAt: '',
+      lastEventId: 0,
+    };
+    this.flush().catch(() => undefined);
     await this.local.open(record);
     this.statuses.set(record.id, 'running');
   }
 
   append(queryId: string, body: QueryEventBody): QueryEvent {
     const event = this.local.append(queryId, body);
-    let writes = this.pending.get(queryId);
-    if (!writes) this.pending.set(queryId, (writes = { events: [], status: 'running' }));
-    // Its JSON was made as its streams framed it (eventJson): sent as that text.
-    writes.events.push({ sequenceNumber: event.sequence_number, json: eventJson(event) });
     const status = statusAfter(this.statuses.get(queryId) ?? 'running', body);
     this.statuses.set(queryId, status);
-    writes.status = status;
-    this.scheduleFlush();
+    if (!this.dropped.has(queryId)) {
+      const writes = this.writesOf(queryId);
+      // Its JSON was made as its streams framed it (eventJson): sent as that text.
+      writes.events.push({ sequenceNumber: event.sequence_number, json: eventJson(event) });
+      writes.fields.status = status;
+      writes.fields.lastEventId = event.sequence_number;
+      this.scheduleFlush();
+    }
     return event;
   }
 
@@ -122,43 +189,43 @@ export class RedisQueryEventLog implements QueryEventLog {
     const record = await this.local.get(queryId);
     if (!record || record.endedAt) return undefined;
     const event = { ...terminal, sequence_number: record.lastEventId + 1 } as QueryEvent;
-    // Everything before the terminal event is sent first, on the same connection: Redis receives them in order.
-    const earlier = this.flush();
-    const key = this.recordKey(queryId);
-    const stream = this.streamKey(queryId);
-    const written = this.redis.command
-      .multi()
-      .xadd(stream, streamId(event.sequence_number), EVENT_FIELD, JSON.stringify(event))
-      .hset(key, {
-        status: endStatusOf(event),
-        endedAt: at.getTime(),
-        lastEventId: event.sequence_number,
-      })
-      .expire(key, RETENTION_SECONDS)
-      .expire(stream, RETENTION_SECONDS)
-      .exec();
-    try {
-      await Promise.all([earlier, written]);
-      this.failing = false;
-    } catch (error) {
-      // Its own streams still hear the end; the database has it (DurableQueryEventLog) for everyone else.
-      this.options.onError(error, 'could not record the end of a query in Redis');
+    if (!this.dropped.has(queryId)) {
+      // After everything before it, on the same connection: Redis receives them in order.
+      const writes = this.writesOf(queryId);
+      writes.events.push({ sequenceNumber: event.sequence_number, json: JSON.stringify(event) });
+      writes.fields.status = endStatusOf(event);
+      writes.fields.endedAt = at.getTime();
+      writes.fields.lastEventId = event.sequence_number;
+      writes.ended = true;
+      // Should Redis be away, its own streams still hear the end now, the database has it for everyone else,
+      // and Redis gets it once it is back.
+      await this.flush().catch(() => undefined);
     }
     this.statuses.delete(queryId);
     this.streamsWithTtl.delete(queryId);
+    this.dropped.delete(queryId);
     return this.local.end(queryId, terminal, at);
   }
 
-  /** Undefined when Redis cannot be reached: the database answers for the query then (DurableQueryEventLog). */
+  /**
+   * Undefined when Redis cannot be reached, or does not vouch for the query: it has not ended there and its
+   * runner is gone. The database answers for the query then (DurableQueryEventLog).
+   */
   async get(queryId: string): Promise<QueryRecord | undefined> {
     const local = await this.local.get(queryId);
     if (local) return local;
+    let hash: Record<string, string>;
     try {
-      return recordOf(await this.redis.command.hgetall(this.recordKey(queryId)));
+      hash = await this.redis.command.hgetall(this.recordKey(queryId));
     } catch (error) {
       this.options.onError(error, 'could not read a query from Redis');
       return undefined;
     }
+    const record = recordOf(hash);
+    if (!record || record.endedAt) return record;
+    // Whatever its runner last wrote is all there will be: a crash cut it short, or its last writes are lost.
+    if (hash['runnerId'] && (await this.options.runners.isGone(hash['runnerId']))) return undefined;
+    return record;
   }
 
   async events(queryId: string, after = 0): Promise<readonly QueryEvent[]> {
@@ -178,12 +245,37 @@ export class RedisQueryEventLog implements QueryEventLog {
     return this.follower.follow(this.streamKey(queryId), last, listener);
   }
 
+  /** Streams that follow the query hear the end too: it goes into its stream like any event. */
+  async endRecovered(
+    queryId: string,
+    after: number,
+    events: readonly QueryEvent[],
+    endedAt: Date,
+  ): Promise<void> {
+    const terminal = events.at(-1);
+    if (!terminal || !isTerminalEvent(terminal)) throw new Error(`no terminal event to end ${queryId} with`);
+    await this.redis.command.eval(
+      END_RECOVERED,
+      2,
+      this.recordKey(queryId),
+      this.streamKey(queryId),
+      after + 1,
+      endStatusOf(terminal),
+      endedAt.getTime(),
+      RETENTION_SECONDS,
+      EVENT_FIELD,
+      ...events.map((event) => JSON.stringify(event)),
+    );
+  }
+
   /** How many streams of other instances' queries this process follows (one reader for all of them). */
   get followedStreams(): number {
     return this.follower.size;
   }
 
   close(): void {
+    clearTimeout(this.retryTimer);
+    this.redis.command.off('ready', this.onReconnect);
     this.local.close();
     void this.follower.close();
   }
@@ -197,6 +289,12 @@ export class RedisQueryEventLog implements QueryEventLog {
     return eventsOfEntries(entries);
   }
 
+  private writesOf(queryId: string): PendingWrites {
+    let writes = this.pending.get(queryId);
+    if (!writes) this.pending.set(queryId, (writes = { events: [], fields: {} }));
+    return writes;
+  }
+
   private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
@@ -207,49 +305,100 @@ export class RedisQueryEventLog implements QueryEventLog {
     });
   }
 
-  /** Sends every pending event, with each query's status (and its stream's lifetime, once), as one pipeline. */
+  /** Sends what is pending once the pipeline before it is through; rejects if Redis did not take it. */
   private flush(): Promise<void> {
-    if (this.pending.size === 0) return Promise.resolve();
+    const sent = this.writes.then(() => this.sendPending());
+    this.writes = sent.catch(() => undefined);
+    return sent;
+  }
+
+  /** Every pending write, with each query's status (and its stream's lifetime, once), as one pipeline. */
+  private async sendPending(): Promise<void> {
+    if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
     const pipeline = this.redis.command.pipeline();
     const givenTtl: string[] = [];
     for (const [queryId, writes] of batch) {
       this.queue(pipeline, queryId, writes);
-      if (!this.streamsWithTtl.has(queryId)) {
+      if (!writes.dropped && !writes.ended && writes.events.length > 0 && !this.streamsWithTtl.has(queryId)) {
         pipeline.expire(this.streamKey(queryId), this.options.runningTtlSeconds);
+        pipeline.expire(this.recordKey(queryId), this.options.runningTtlSeconds);
         givenTtl.push(queryId);
       }
     }
+    try {
+      await this.sent(pipeline);
+    } catch (error) {
+      this.sendAgain(batch);
+      throw error;
+    }
     // Only a pipeline that went through gave its streams their TTL; after a failure the next one gives it.
-    return this.sent(pipeline).then(() => {
-      for (const queryId of givenTtl) if (this.statuses.has(queryId)) this.streamsWithTtl.add(queryId);
-    });
+    for (const queryId of givenTtl) if (this.statuses.has(queryId)) this.streamsWithTtl.add(queryId);
   }
 
   private async sent(pipeline: ChainableCommander): Promise<void> {
     try {
       const results = await pipeline.exec();
-      const failed = results?.find(([error]) => error)?.[0];
+      const failed = results?.find(([error]) => error && !ALREADY_IN_STREAM.test(error.message))?.[0];
       if (failed) throw failed;
       this.failing = false;
     } catch (error) {
-      if (!this.failing) this.options.onError(error, 'could not write query events to Redis');
+      if (!this.failing)
+        this.options.onError(error, 'could not write query events to Redis; sending them again');
       this.failing = true;
       throw error;
     }
   }
 
+  /**
+   * Puts a batch that Redis did not take back before whatever came since, to be sent again shortly: all of it,
+   * since what went through before the failure is harmless to send twice (the stream keeps an entry once). Past
+   * MAX_WAITING_EVENTS, the waiting queries' copies are given up instead.
+   */
+  private sendAgain(batch: Map<string, PendingWrites>): void {
+    const newer = this.pending;
+    this.pending = batch;
+    for (const [queryId, writes] of newer) {
+      const failed = this.pending.get(queryId);
+      this.pending.set(queryId, failed ? merged(failed, writes) : writes);
+    }
+    let waiting = 0;
+    for (const writes of this.pending.values()) waiting += writes.events.length;
+    if (waiting > MAX_WAITING_EVENTS) this.dropWaiting();
+    if (this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.flush().catch(() => undefined);
+    }, RETRY_MS);
+    this.retryTimer.unref();
+  }
+
+  private dropWaiting(): void {
+    const queries = [...this.pending.keys()];
+    for (const queryId of queries) {
+      this.pending.set(queryId, { events: [], fields: {}, dropped: true });
+      if (this.statuses.has(queryId)) this.dropped.add(queryId);
+    }
+    this.options.onError(
+      new Error(`Redis was away too long: the copies of ${queries.length} queries are given up`),
+      'their readers read the database',
+    );
+  }
+
   private queue(pipeline: ChainableCommander, queryId: string, writes: PendingWrites): void {
     const stream = this.streamKey(queryId);
     const key = this.recordKey(queryId);
+    if (writes.dropped) {
+      pipeline.del(key, stream);
+      return;
+    }
+    if (writes.record) pipeline.hset(key, writes.record).expire(key, this.options.runningTtlSeconds);
     for (const event of writes.events) {
       pipeline.xadd(stream, streamId(event.sequenceNumber), EVENT_FIELD, event.json);
     }
-    pipeline.hset(key, {
-      status: writes.status,
-      lastEventId: writes.events[writes.events.length - 1].sequenceNumber,
-    });
+    if (Object.keys(writes.fields).length > 0) pipeline.hset(key, writes.fields);
+    if (writes.ended) pipeline.expire(key, RETENTION_SECONDS).expire(stream, RETENTION_SECONDS);
   }
 
   private recordKey(queryId: string): string {
@@ -261,6 +410,17 @@ export class RedisQueryEventLog implements QueryEventLog {
   }
 }
 
+/** A query's writes that failed, followed by those that came since. */
+function merged(failed: PendingWrites, newer: PendingWrites): PendingWrites {
+  if (failed.dropped || newer.dropped) return { events: [], fields: {}, dropped: true };
+  return {
+    record: failed.record ?? newer.record,
+    events: [...failed.events, ...newer.events],
+    fields: { ...failed.fields, ...newer.fields },
+    ended: failed.ended || newer.ended,
+  };
+}
+
 function recordOf(hash: Record<string, string>): QueryRecord | undefined {
   if (!hash['id']) return undefined;
   return {
@@ -269,6 +429,8 @@ function recordOf(hash: Record<string, string>): QueryRecord | undefined {
     discussionId: hash['discussionId'],
     messageId: hash['messageId'],
     model: hash['model'],
+    // A record written before owners were kept: the account's, as then.
+    owner: hash['owner'] ?? '',
     status: hash['status'] as QueryRecord['status'],
     createdAt: new Date(Number(hash['createdAt'])),
     endedAt: hash['endedAt'] ? new Date(Number(hash['endedAt'])) : null,

@@ -3,7 +3,8 @@ import type { QueryStatus } from '@assistant/contracts';
 
 /**
  * A query as it stands (`GET /queries/{id}`); its events are rows of `query_events`. `runnerId` is the server
- * process that runs it, whose heartbeat (`heartbeatAt`) tells a live run from one whose process died.
+ * process that runs it, whose heartbeat (`heartbeatAt`) tells a live run from one whose process died. `owner` is
+ * the principal that started it (empty for queries from before owners were kept).
  */
 @Entity('queries')
 export class QueryEntity {
@@ -24,6 +25,9 @@ export class QueryEntity {
 
   @Column({ type: 'varchar', length: 32 })
   status!: QueryStatus;
+
+  @Column({ type: 'varchar', length: 200, default: '' })
+  owner!: string;
 
   @Column({ name: 'runner_id', type: 'varchar', length: 32 })
   runnerId!: string;

@@ -11,6 +11,8 @@ export interface NewQuery {
   discussionId: string;
   messageId: string;
   model: string;
+  /** The principal that started it (a token, or an OAuth grant): whose its events and confirmations are. */
+  owner: string;
   /** The process that runs it; see `heartbeat`. */
   runnerId: string;
   createdAt: Date;
@@ -63,14 +65,15 @@ export class QueriesRepository {
   async create(query: NewQuery): Promise<void> {
     const created = this.sql.time(query.createdAt);
     await this.sql.query(
-      `INSERT INTO queries (id, user_id, discussion_id, message_id, model, status, runner_id, created_at, heartbeat_at)
-       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)`,
+      `INSERT INTO queries (id, user_id, discussion_id, message_id, model, status, owner, runner_id, created_at, heartbeat_at)
+       VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)`,
       [
         query.id,
         query.userId,
         query.discussionId,
         query.messageId,
         query.model,
+        query.owner,
         query.runnerId,
         created,
         created,
