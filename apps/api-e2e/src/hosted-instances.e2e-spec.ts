@@ -158,6 +158,53 @@ describe('two hosted instances on one PostgreSQL and one Redis', () => {
     ).toBe(409);
   });
 
+  it('keeps a query to the token that started it: another token of the account gets 404 for its status, events and confirmations on either instance', async () => {
+    const home = await a.post('/connections', {
+      family: 'home',
+      provider: 'mqtt',
+      name: 'Home broker',
+      settings: {
+        url: process.env.ASSISTANT_TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883',
+        discovery_prefix: `assistant-instances-${Date.now()}`,
+      },
+    });
+    expect(home.status).toBe(201);
+    const token = async (name: string, scopes: string[]) =>
+      (await a.post<CreatedToken>('/tokens', { name, scopes })).body.token;
+    const starter = await token('phone', ['write:queries', 'read:home', 'write:home']);
+    const narrow = await token('notes app', ['write:queries']);
+    fixture.script(
+      { toolCalls: [{ name: 'home_set_state', arguments: { device: 'lamp', state: 'on' } }] },
+      { text: 'I left it as it is.' },
+    );
+    const onA = new LiveStream(`${a.baseUrl}/api/v1/queries`, starter, {
+      body: { text: 'turn on the lamp' },
+    });
+    const waiting = await onA.waitFor((event) => event.type === 'tool_call.awaiting_confirmation');
+    if (waiting.type !== 'tool_call.awaiting_confirmation') throw new Error('unreachable');
+    const queryId = (onA.events[0] as Extract<QueryEvent, { type: 'query.created' }>).query_id;
+    const approval = `/queries/${queryId}/confirmations/${waiting.call_id}`;
+
+    for (const instance of [a, b]) {
+      const other = instance.withToken(narrow);
+      expect((await other.get(`/queries/${queryId}`)).status).toBe(404);
+      const events = await fetch(`${instance.baseUrl}/api/v1/queries/${queryId}/events`, {
+        headers: { authorization: `Bearer ${narrow}` },
+      });
+      await events.body?.cancel();
+      expect(events.status).toBe(404);
+      expect((await other.post(approval, { approve: true })).status).toBe(404);
+    }
+
+    // The token that started it follows and answers it from the other instance.
+    expect((await b.withToken(starter).get(`/queries/${queryId}`)).status).toBe(200);
+    expect((await b.withToken(starter).post(approval, { approve: false })).status).toBe(200);
+    await onA.done;
+    expect(onA.events).toContainEqual(
+      expect.objectContaining({ type: 'tool_call.completed', call_id: waiting.call_id, status: 'denied' }),
+    );
+  });
+
   it('tells an MCP client on one instance that the tools changed when a connection is added on the other', async () => {
     let changed: () => void = () => undefined;
     const listChanged = new Promise<void>((resolve) => (changed = resolve));

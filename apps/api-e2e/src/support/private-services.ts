@@ -1,6 +1,6 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, chownSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { userInfo } from 'node:os';
@@ -63,6 +63,65 @@ export class PrivateRedis {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
+  }
+}
+
+/**
+ * A TCP proxy in front of a service, to cut the network between the servers and the service without stopping
+ * it: what the service holds survives the cut (a network blip, not a restart). While cut, every connection is
+ * closed at once and new ones are closed as they arrive.
+ */
+export class CuttableProxy {
+  private readonly sockets = new Set<Socket>();
+  private isCut = false;
+
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+  ) {}
+
+  static async start(targetPort: number, targetHost = '127.0.0.1'): Promise<CuttableProxy> {
+    const port = await freePort();
+    const server = createServer((client) => proxy.accept(client, targetHost, targetPort));
+    const proxy = new CuttableProxy(server, port);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', resolve);
+    });
+    return proxy;
+  }
+
+  /** Cuts every connection through the proxy, and every new one, until `restore`. */
+  cut(): void {
+    this.isCut = true;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+  }
+
+  restore(): void {
+    this.isCut = false;
+  }
+
+  async close(): Promise<void> {
+    this.cut();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private accept(client: Socket, host: string, port: number): void {
+    if (this.isCut) return void client.destroy();
+    const upstream = connect(port, host);
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ]) {
+      this.sockets.add(from);
+      from.pipe(to);
+      from.on('error', () => to.destroy());
+      from.on('close', () => {
+        this.sockets.delete(from);
+        to.destroy();
+      });
+    }
   }
 }
 
