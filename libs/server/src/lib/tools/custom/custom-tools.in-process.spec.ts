@@ -55,6 +55,20 @@ beforeAll(async () => {
       "return 'deleted';",
     ),
   );
+  folder.write(
+    'loops.mjs',
+    toolModule(
+      "name: 'custom_loops', description: 'Answers with itself', input: z.object({})",
+      'const order = { id: 1 }; order.self = order; return order;',
+    ),
+  );
+  folder.write(
+    'counts.mjs',
+    toolModule(
+      "name: 'custom_counts', description: 'Counts in BigInt', input: z.object({})",
+      'return { total: 10n ** 30n };',
+    ),
+  );
   folder.write('broken.mjs', 'export default defineTool({ name: "custom_broken",, });\n');
   api = await startInProcessApp({
     config: { customToolsDir: folder.path },
@@ -87,15 +101,17 @@ describe('custom tools on a self-hosted server', () => {
       const res = await api.inject({ method: 'GET', url: '/api/v1/tools', token });
       const custom = toolListSchema.parse(res.json()).data.filter((tool) => tool.family === 'custom');
       expect(custom.map((tool) => [tool.name, tool.scope, tool.side_effects, tool.active])).toEqual([
+        ['custom_counts', 'read:tools', false, true],
         ['custom_fails', 'read:tools', false, true],
         ['custom_hangs', 'read:tools', false, true],
+        ['custom_loops', 'read:tools', false, true],
         ['custom_mail_out', 'write:emails', true, true],
         ['custom_order_status', 'read:tools', false, true],
         ['custom_refund', 'write:tools', true, true],
       ]);
       // (The field's description is there too, but not here: Node's loader, which these tests use, gives the
       // module a zod of another realm than jest's, with a registry of descriptions of its own. The e2e test has it.)
-      expect(custom[3].input_schema).toMatchObject({
+      expect(custom.find((tool) => tool.name === 'custom_order_status')?.input_schema).toMatchObject({
         type: 'object',
         properties: { id: { type: 'string' } },
         required: ['id'],
@@ -139,6 +155,30 @@ describe('custom tools on a self-hosted server', () => {
     expect(answer(events)).toMatchObject({
       type: 'query.completed',
       text: "I couldn't do that: order A-1 is not in the shop.",
+    });
+  });
+
+  it('fails only the call of a handler whose output cannot be sent as JSON (a cycle, a BigInt)', async () => {
+    for (const [tool, why] of [
+      ['custom_loops', 'it refers to itself'],
+      ['custom_counts', 'it holds a BigInt'],
+    ]) {
+      const events = await ask(`run ${tool}`);
+      const error = `${tool} gave an output that cannot be sent as JSON: ${why}`;
+      expect(completedCall(events)).toMatchObject({ tool, status: 'error', error });
+      expect(answer(events)).toMatchObject({
+        type: 'query.completed',
+        text: `I couldn't do that: ${error}.`,
+      });
+    }
+  });
+
+  it('reads any text after "with" without failing the query: a backslash JSON knows no escape for is kept', async () => {
+    const events = await ask('run custom_order_status with id="a\\x"');
+    expect(completedCall(events)).toMatchObject({ status: 'ok', output: { id: 'a\\x', status: 'shipped' } });
+    expect(answer(events)).toMatchObject({
+      type: 'query.completed',
+      text: 'custom_order_status answered with id a\\x and status shipped.',
     });
   });
 
@@ -190,7 +230,7 @@ describe('custom tools on a self-hosted server', () => {
       text: "I can't use custom_order_status in this query: the token needs the read:tools scope.",
     });
     expect(answer(await ask('run custom_nope'))).toMatchObject({
-      text: 'There is no custom tool custom_nope here. The custom tools here are custom_fails, custom_hangs, custom_mail_out, custom_order_status and custom_refund.',
+      text: 'There is no custom tool custom_nope here. The custom tools here are custom_counts, custom_fails, custom_hangs, custom_loops, custom_mail_out, custom_order_status and custom_refund.',
     });
   });
 });
