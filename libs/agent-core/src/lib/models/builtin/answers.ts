@@ -7,7 +7,10 @@ export const LANGUAGE_MODEL_HINT =
   'server with a language model, e.g. --model ollama:llama3.2 or --model openai-compatible:<model> with ' +
   'ASSISTANT_MODEL_BASE_URL.';
 
-/** What the built-in model says once a tool has answered: the tool's family puts it in words. */
+/**
+ * What the built-in model says once a tool has answered: the tool's family puts it in words. Total, as a tool's
+ * output is outside text: a family that cannot word this output (it throws) leaves the plain "Done".
+ */
 export function answerFromToolResult(
   book: PhraseBook,
   tool: string,
@@ -18,7 +21,13 @@ export function answerFromToolResult(
   if (isError || typeof result.error === 'string') {
     return `I couldn't do that: ${String(result.error ?? 'the tool failed')}.`;
   }
-  return book.familyOf(tool)?.answer?.(tool, output) ?? `Done (${tool}).`;
+  let worded: string | undefined;
+  try {
+    worded = book.familyOf(tool)?.answer?.(tool, output);
+  } catch {
+    worded = undefined;
+  }
+  return typeof worded === 'string' ? worded : `Done (${tool}).`;
 }
 
 /** What the run's tools let the user do, in words, from what the families' phrasings offer. */

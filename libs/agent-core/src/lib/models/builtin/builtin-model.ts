@@ -19,7 +19,13 @@ import {
   toolWithheld,
 } from './answers';
 
-type Reply = { kind: 'text'; text: string } | { kind: 'tool'; tool: string; input: Record<string, unknown> };
+type Decision =
+  { kind: 'text'; text: string } | { kind: 'tool'; tool: string; input: Record<string, unknown> };
+/** What the model sends: an answer, or a tool call with its input as JSON text. */
+type Reply = { kind: 'text'; text: string } | { kind: 'tool'; tool: string; input: string };
+
+/** Said when the conversation cannot be read at all. */
+const COULD_NOT_READ = "Sorry, I couldn't read that request.";
 
 let callCounter = 0;
 
@@ -36,10 +42,23 @@ function promptText(options: LanguageModelV3CallOptions): string {
 }
 
 /**
+ * The model's reply, total: whatever in the conversation cannot be read (a request or a tool's output is anyone's
+ * text) is said as much, as a throw here would fail the query as a broken model (`model_unavailable`).
+ */
+function replyTo(book: PhraseBook, options: LanguageModelV3CallOptions): Reply {
+  try {
+    const decision = decide(book, options);
+    return decision.kind === 'tool' ? { ...decision, input: JSON.stringify(decision.input) } : decision;
+  } catch {
+    return { kind: 'text', text: COULD_NOT_READ };
+  }
+}
+
+/**
  * Decides the next step: after a tool result, put it in words; after a user request, match the phrase book.
  * Deterministic: the same conversation (and moment) always gives the same reply.
  */
-function decide(book: PhraseBook, options: LanguageModelV3CallOptions): Reply {
+function decide(book: PhraseBook, options: LanguageModelV3CallOptions): Decision {
   const last = options.prompt[options.prompt.length - 1];
   if (last?.role === 'tool') {
     const result = last.content.find((part) => part.type === 'tool-result');
@@ -201,7 +220,7 @@ export function builtinModel(options: BuiltinModelOptions = {}): LanguageModelV3
     supportedUrls: {},
 
     async doGenerate(call) {
-      const reply = decide(book, call);
+      const reply = replyTo(book, call);
       const inputTokens = words(promptText(call));
       if (reply.kind === 'tool') {
         const content: LanguageModelV3Content[] = [
@@ -209,7 +228,7 @@ export function builtinModel(options: BuiltinModelOptions = {}): LanguageModelV3
             type: 'tool-call',
             toolCallId: `builtin_${++callCounter}`,
             toolName: reply.tool,
-            input: JSON.stringify(reply.input),
+            input: reply.input,
           },
         ];
         return { content, finishReason: finish('tool-calls'), usage: usage(inputTokens, 1), warnings: [] };
@@ -223,7 +242,7 @@ export function builtinModel(options: BuiltinModelOptions = {}): LanguageModelV3
     },
 
     async doStream(call) {
-      const reply = decide(book, call);
+      const reply = replyTo(book, call);
       const inputTokens = words(promptText(call));
       const signal = call.abortSignal;
       const stream = new ReadableStream<LanguageModelV3StreamPart>({
@@ -235,7 +254,7 @@ export function builtinModel(options: BuiltinModelOptions = {}): LanguageModelV3
                 type: 'tool-call',
                 toolCallId: `builtin_${++callCounter}`,
                 toolName: reply.tool,
-                input: JSON.stringify(reply.input),
+                input: reply.input,
               });
               controller.enqueue({
                 type: 'finish',

@@ -195,3 +195,68 @@ describe('a request for a tool the account does not have', () => {
     });
   });
 });
+
+describe('hostile text and hostile tool output', () => {
+  /** A family whose phrasing and whose answer both throw, as a bug on either side of a tool call would. */
+  const fragile: FamilyLanguage = {
+    name: 'custom',
+    topic: { about: 'custom tools', keywords: [] },
+    phrases: [
+      {
+        intent: 'custom.fragile',
+        examples: [],
+        patterns: [/^run (custom_\w+) with (.*)$/i],
+        act: (m) => ({ kind: 'tool', tool: m[1], input: JSON.parse(m[2]) as Record<string, unknown> }),
+      },
+    ],
+    answer: (_tool, output) => (output as { items: string[] }).items.join(', '),
+  };
+  const ping = connectTool(
+    defineTool()({
+      name: 'custom_ping',
+      description: 'd',
+      input: z.object({}).passthrough(),
+      scope: 'read:tools',
+      handler: async () => ({ no: 'items' }),
+    }),
+    undefined,
+  );
+
+  it('passes over a rule that throws on a request, as if it had not matched', async () => {
+    expect(new PhraseBook([fragile]).understand('run custom_ping with {"a": "\\x"}', at)).toEqual({
+      kind: 'unknown',
+      intent: 'unknown',
+    });
+    const events = await runBuiltin('run custom_ping with {"a": "\\x"}', [fragile], { tools: [ping] });
+    expect(events.at(-1)).toMatchObject({
+      type: 'query.completed',
+      text: expect.stringMatching(/^Sorry, I didn't understand that\./),
+    });
+  });
+
+  it('says it could not read a request whose tool call cannot be written down, rather than failing', async () => {
+    const odd: FamilyLanguage = {
+      ...fragile,
+      phrases: [
+        {
+          intent: 'custom.odd',
+          examples: [],
+          patterns: [/^count (\d+)$/],
+          act: (m) => ({ kind: 'tool', tool: 'custom_ping', input: { n: BigInt(m[1]) } }),
+        },
+      ],
+    };
+    const events = await runBuiltin('count 7', [odd], { tools: [ping] });
+    expect(events.some((e) => e.type === 'tool_call.started')).toBe(false);
+    expect(events.at(-1)).toMatchObject({
+      type: 'query.completed',
+      text: "Sorry, I couldn't read that request.",
+    });
+  });
+
+  it('answers plainly when a family cannot put a tool’s output in words', async () => {
+    const events = await runBuiltin('run custom_ping with {}', [fragile], { tools: [ping] });
+    expect(events.find((e) => e.type === 'tool_call.completed')).toMatchObject({ status: 'ok' });
+    expect(events.at(-1)).toMatchObject({ type: 'query.completed', text: 'Done (custom_ping).' });
+  });
+});

@@ -53,8 +53,8 @@ function topicRule(family: FamilyLanguage): BookRule {
   return {
     intent: `${family.name}.topic`,
     examples: [],
-    // Any of the words, alone or plural, anywhere in the request.
-    patterns: [new RegExp(`\\b(?:${escaped.join('|')})s?\\b`, 'i')],
+    // Any of the words, alone or plural, anywhere in the request (none: no topic, rather than every request).
+    patterns: escaped.length > 0 ? [new RegExp(`\\b(?:${escaped.join('|')})s?\\b`, 'i')] : [],
     act: () => ({ kind: 'family', family: family.name, about }),
   };
 }
@@ -68,7 +68,11 @@ export class PhraseBook {
     this.rules = [...CONVERSATION, ...own, ...families.map(topicRule), ...fallbacks];
   }
 
-  /** The action for a request: the first rule whose pattern matches, or `unknown`. */
+  /**
+   * The action for a request: the first rule whose pattern matches and that makes an action of it, or `unknown`.
+   * Total, as a request is anyone's text: a rule that throws on it (a family's bug) is passed over as if it had not
+   * matched, rather than failing the query as a broken model.
+   */
   understand(
     text: string,
     context: PhraseContext,
@@ -77,7 +81,12 @@ export class PhraseBook {
     for (const rule of this.rules) {
       for (const pattern of rule.patterns) {
         const match = normalised.match(pattern);
-        if (match) return { ...rule.act(match, normalised, context), intent: rule.intent };
+        if (!match) continue;
+        try {
+          return { ...rule.act(match, normalised, context), intent: rule.intent };
+        } catch {
+          break; // This rule cannot read the request: the next one may.
+        }
       }
     }
     return { kind: 'unknown', intent: 'unknown' };

@@ -64,6 +64,51 @@ describe('the custom family’s phrasing: "run <tool> with …"', () => {
   });
 });
 
+describe('the custom family’s phrasing, given hostile text', () => {
+  it('reads quoted text as JSON does, and keeps a backslash JSON knows no escape for as typed', () => {
+    expect(parseInput('name="a\\x"')).toEqual({ name: 'a\\x' });
+    expect(parseInput('a="tab\\tquote\\"end\\u00e9" b="\\u12" c="\\"')).toEqual({
+      a: 'tab\tquote"endé',
+      b: '\\u12',
+      c: '"\\"', // no closing quote: the word as typed
+    });
+    // Numbers as JSON writes them; anything a number would change (leading zeros, too many digits) stays text.
+    expect(parseInput('a=01 b=007 c=1.50 d=12345678901234567890 e=-0 f=1e3 g=2.5')).toEqual({
+      a: '01',
+      b: '007',
+      c: '1.50',
+      d: '12345678901234567890',
+      e: '-0',
+      f: '1e3',
+      g: 2.5,
+    });
+  });
+
+  it('never throws, whatever follows "with"', () => {
+    const hostile = [
+      'name="a\\x"',
+      'id=01',
+      'x="\\ud800"',
+      'x="unterminated',
+      "x='unterminated",
+      'x=',
+      '=x',
+      '{"a": "\\x"}',
+      '{"__proto__": {"polluted": true}}',
+      '[[[[[[[[[[',
+      '{'.repeat(5000),
+      `a="${'\\'.repeat(3001)}"`,
+      'a=1 '.repeat(2000),
+      '\u0000=\u0000',
+    ];
+    for (const given of hostile) {
+      const action = understand(`run custom_greet with ${given}`);
+      expect(action).toMatchObject({ kind: expect.stringMatching(/^(?:tool|text)$/) });
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
 describe('what the built-in model says once a custom tool answered', () => {
   it('puts the output in a plain sentence', () => {
     expect(customAnswer('custom_order_status', { id: 'A-17', status: 'shipped' })).toBe(

@@ -68,6 +68,8 @@ function runAction(name: string, given: string | undefined): BuiltinAction {
   return { kind: 'tool', tool, input };
 }
 
+/** Text in double quotes, its escapes as JSON writes them. */
+const DOUBLE_QUOTED = /^"(?:[^"\\]|\\.)*"$/;
 /** One value of a `key=value` pair: quoted text, or a word (a number, true, false and null as JSON reads them). */
 const PAIR = /^\s*(?:,|and\b)?\s*([A-Za-z_][\w.-]*)\s*[=:]\s*("(?:[^"\\]|\\.)*"|'[^']*'|[^\s,]+)/;
 
@@ -95,11 +97,38 @@ export function parseInput(text: string): Record<string, unknown> | string {
   return input;
 }
 
+/**
+ * A value as typed. Total: whatever the words, a value comes out (text at worst), as a request is hostile text and
+ * the built-in model must answer it.
+ */
 function valueOf(raw: string): unknown {
-  if (raw.startsWith('"')) return JSON.parse(raw) as string;
-  if (raw.startsWith("'")) return raw.slice(1, -1);
-  if (/^(?:true|false|null|-?\d+(?:\.\d+)?)$/.test(raw)) return JSON.parse(raw) as unknown;
-  return raw;
+  if (DOUBLE_QUOTED.test(raw)) return unquote(raw);
+  if (raw.length > 1 && raw.startsWith("'") && raw.endsWith("'")) return raw.slice(1, -1);
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  if (raw === 'null') return null;
+  // A number only when it reads back as typed: `007`, `1.50` or twenty digits stay text (a number changes them).
+  const number = Number(raw);
+  return /^-?\d+(?:\.\d+)?$/.test(raw) && String(number) === raw ? number : raw;
+}
+
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+
+/** A double-quoted text: the escapes JSON knows (`\"`, `\\`, `\n`, `\u00e9`) read, any other backslash kept as typed. */
+function unquote(quoted: string): string {
+  return quoted
+    .slice(1, -1)
+    .replace(/\\(u[0-9a-fA-F]{4}|[^])/g, (whole, escape: string) =>
+      escape.length === 5 ? String.fromCharCode(parseInt(escape.slice(1), 16)) : (ESCAPES[escape] ?? whole),
+    );
 }
 
 /** The tool's output in a plain sentence. */
