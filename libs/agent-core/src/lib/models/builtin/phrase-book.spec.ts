@@ -3,7 +3,7 @@ import { connectTool, defineFamily, defineTool, type FamilyLanguage } from '@ass
 import { fitInput } from './builtin-model';
 import { fakeMemoryFamily, fakeMemoryTools } from '../../../testing/fake-memory-family';
 import { runBuiltin } from '../../../testing/run-builtin';
-import { PhraseBook } from './phrase-book';
+import { normalise, PhraseBook } from './phrase-book';
 import {
   answerFromToolResult,
   capabilities,
@@ -252,6 +252,15 @@ describe('hostile text and hostile tool output', () => {
       type: 'query.completed',
       text: "Sorry, I couldn't read that request.",
     });
+  });
+
+  it('strips a request’s final stops in one pass, however many stops are inside it', () => {
+    expect(normalise('Please remember: a...b!!.')).toBe('remember: a...b');
+    // The longest request there is, nearly all stops that do not end it: a search from each stop was quadratic.
+    const dots = `a${'.'.repeat(15_998)}b`;
+    const started = performance.now();
+    expect(normalise(dots)).toBe(dots);
+    expect(performance.now() - started).toBeLessThan(50);
   });
 
   it('answers plainly when a family cannot put a tool’s output in words', async () => {

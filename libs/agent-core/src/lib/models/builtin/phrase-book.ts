@@ -17,12 +17,16 @@ const FILLER = /^(?:please|hey assistant|assistant|ok|okay)[,\s]+/i;
 
 /** Strips politeness and trailing punctuation: "Please remember that X." → "remember that X". */
 export function normalise(text: string): string {
-  return text
-    .trim()
-    .replace(FILLER, '')
-    .replace(/\s+/g, ' ')
-    .replace(/[.!]+$/, '')
-    .trim();
+  return (
+    text
+      .trim()
+      .replace(FILLER, '')
+      .replace(/\s+/g, ' ')
+      // From the start of a run of stops only: tried from each stop, a long run that does not end the text would
+      // cost its length squared.
+      .replace(/(?<![.!])[.!]+$/, '')
+      .trim()
+  );
 }
 
 /** Phrasings of no family. */
