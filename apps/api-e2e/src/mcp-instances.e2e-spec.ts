@@ -134,10 +134,8 @@ describe('MCP on two hosted instances behind a proxy without affinity', () => {
     await subscription.close();
   });
 
-  it('the launcher keeps one session while its requests alternate between the instances', async () => {
-    let next = 0;
-    proxy.route = () => next++ % 2;
-    const since = proxy.mark();
+  /** The launcher (`assistant-mcp --verbose`, built) in front of the proxy, as an MCP client starts it. */
+  async function launcher(): Promise<{ client: Client; stderr(): string }> {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [BUILT.mcp, '--url', proxy.url, '--verbose'],
@@ -149,22 +147,32 @@ describe('MCP on two hosted instances behind a proxy without affinity', () => {
     const client = new Client({ name: 'mcp-instances-e2e', version: '0.0.0' });
     await client.connect(transport);
     closers.push(() => client.close());
+    return { client, stderr: () => stderr };
+  }
+
+  it('the launcher keeps one session while its requests alternate between the instances', async () => {
+    let next = 0;
+    proxy.route = () => next++ % 2;
+    const since = proxy.mark();
+    const { client, stderr } = await launcher();
     for (let i = 0; i < 4; i++) {
       await client.callTool({ name: 'memory_save', arguments: { content: `alternating ${i}` } });
     }
     const found = await client.callTool({ name: 'memory_search', arguments: { query: 'alternating' } });
     expect(JSON.stringify(found.content)).toContain('alternating 3');
     expect(new Set(proxy.served('tools/call', since))).toEqual(new Set([0, 1]));
-    expect(stderr).toContain('session 1 opened');
-    expect(stderr).not.toMatch(/session 1 ended|session 2 opened/);
+    expect(stderr()).toContain('session 1 opened');
+    expect(stderr()).not.toMatch(/session 1 ended|session 2 opened/);
   });
 
   // Last: the first instance does not come back.
-  it('a session outlives the instance that opened it and held its stream: the client carries on with the other', async () => {
+  it('a session outlives the instance that opened it and held its stream: the client and the launcher carry on with the other', async () => {
     proxy.route = () => 0;
     const opened = proxy.mark();
     const { client, changed } = await legacyClient();
     await client.listTools();
+    const relayed = await launcher();
+    await relayed.client.callTool({ name: 'memory_save', arguments: { content: 'saved before the kill' } });
     await proxy.waitFor('GET', 0, { since: opened });
 
     const [first] = deployment.instances;
@@ -177,18 +185,26 @@ describe('MCP on two hosted instances behind a proxy without affinity', () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['memory_save']));
     expect(proxy.served('tools/list').at(-1)).toBe(1);
-    // The client opens its event stream again, on the second instance, and hears of changes there.
-    await proxy.waitFor('GET', 1, { since: killed, timeoutMs: 10_000 });
+    // Both open their event streams again, on the second instance, and hear of changes there.
+    await proxy.waitFor('GET', 1, { since: killed, timeoutMs: 10_000, count: 2 });
     const notified = changed();
     await addConnection(b);
     await within(notified, 5_000, 'list_changed after the kill');
+
+    // The launcher carries on too, in the session it had.
+    const found = await relayed.client.callTool({
+      name: 'memory_search',
+      arguments: { query: 'before the kill' },
+    });
+    expect(JSON.stringify(found.content)).toContain('saved before the kill');
+    expect(relayed.stderr()).not.toMatch(/session 2 opened/);
   });
 });
 
 /**
  * An HTTP proxy in front of the instances that picks one per request by a rule of the test (by JSON-RPC method),
  * keeps the Host header (the instances answer under the proxy's address), and passes a request to the next
- * instance when the chosen one refuses the connection (nginx's `proxy_next_upstream error`).
+ * instance when the chosen one cannot take it, as nginx's `proxy_next_upstream error` does.
  */
 class RoutingProxy {
   /** Which instance (by index) serves a request with this JSON-RPC method (or HTTP method, for GET and DELETE). */
@@ -222,9 +238,14 @@ class RoutingProxy {
     return this.log.length;
   }
 
-  async waitFor(method: string, instance: number, { timeoutMs = 5_000, since = 0 } = {}): Promise<void> {
+  /** Until `count` requests of the method reached the instance (since the `since`-th request). */
+  async waitFor(
+    method: string,
+    instance: number,
+    { timeoutMs = 5_000, since = 0, count = 1 } = {},
+  ): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (!this.served(method, since).includes(instance)) {
+    while (this.served(method, since).filter((served) => served === instance).length < count) {
       if (Date.now() > deadline) throw new Error(`no ${method} reached instance ${instance}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -271,7 +292,10 @@ class RoutingProxy {
         },
         (answer) => {
           answered = true;
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          // A connection per request on the client's side too: no client reuses a connection that a dead
+          // instance's answer ended (which would be the proxy's doing, not the API's).
+          const { connection: _connection, 'keep-alive': _keepAlive, ...headers } = answer.headers;
+          res.writeHead(answer.statusCode ?? 502, { ...headers, connection: 'close' });
           answer.pipe(res);
           // The instance died mid-answer (an event stream): the client's answer ends there too.
           answer.on('close', () => answer.complete || res.end());
@@ -279,8 +303,11 @@ class RoutingProxy {
         },
       );
       upstream.on('error', (error: NodeJS.ErrnoException) => {
-        if (answered) res.destroy();
-        else if (error.code === 'ECONNREFUSED') resolve(false);
+        // Mid-answer: the answer ends there (above), the client's connection stays usable.
+        if (answered) res.end();
+        // Before an answer, nginx passes the request to the next instance when the connection was refused, or
+        // whatever the error when the method is idempotent (its default `proxy_next_upstream error timeout`).
+        else if (error.code === 'ECONNREFUSED' || req.method === 'GET') resolve(false);
         else {
           res.destroy();
           resolve(true);
