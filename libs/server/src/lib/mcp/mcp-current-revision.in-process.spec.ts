@@ -128,3 +128,66 @@ describe('MCP 2026-07-28 at /api/v1/mcp', () => {
     for (const stream of streams) await stream.close();
   });
 });
+
+describe('MCP 2026-07-28 beside the 2025 revisions', () => {
+  it('answers a revision it does not serve with -32022, naming the ones it does', async () => {
+    const res = await fetch(`${url}/api/v1/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${api.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2099-01-01',
+        'mcp-method': 'tools/list',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2099-01-01',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      id: 1,
+      error: {
+        code: -32022,
+        data: { supported: expect.arrayContaining(['2026-07-28']), requested: '2099-01-01' },
+      },
+    });
+  });
+
+  it('ends the open event streams of both revisions when the server stops', async () => {
+    const stopping = await startInProcessApp();
+    const base = await stopping.listen();
+    const legacy = new LegacyClient({ name: 'legacy-test', version: '1.0.0' });
+    await legacy.connect(
+      new LegacyTransport(new URL(`${base}/api/v1/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${stopping.token}` } },
+      }),
+    );
+    const modern = new Client(
+      { name: 'current-revision-test', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await modern.connect(
+      new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${stopping.token}` } },
+      }),
+    );
+    const subscription = await modern.listen({ toolsListChanged: true });
+    // The 2025 client opens its event stream just after initializing.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    await stopping.close();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await subscription.closed).not.toBe('local');
+    await legacy.close();
+    await modern.close();
+  });
+});
