@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Storage } from '@assistant/storage';
 import { ConfigError } from '../config/server-config';
+import { clientMetadataRefusal, isNativeApplication, redirectUriRefusal } from './client-metadata';
 
 export interface RegisteredClient {
   client_id: string;
@@ -8,20 +9,11 @@ export interface RegisteredClient {
   redirect_uris: string[];
 }
 
-/** A redirect URI a registered application may use: https, http on this machine (native apps), or an app scheme. */
+/** A redirect URI a registered application may use (`redirectUriRefusal`), normalized. */
 function checkRedirectUri(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`--redirect-uri ${raw} is not a URL`);
-  }
-  if (url.hash) throw new ConfigError(`--redirect-uri ${raw} must not have a #fragment`);
-  const loopback = ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
-  if (url.protocol === 'http:' && !loopback) {
-    throw new ConfigError(`--redirect-uri ${raw} must be https (http only on 127.0.0.1 or localhost)`);
-  }
-  return url.href;
+  const refusal = redirectUriRefusal(raw);
+  if (refusal) throw new ConfigError(`--redirect-uri ${refusal}`);
+  return new URL(raw).href;
 }
 
 /**
@@ -35,10 +27,15 @@ export async function registerClient(
   const name = input.name?.trim();
   if (!name) throw new ConfigError('--name is required: the name users see on the consent page');
   if (input.redirectUris.length === 0) throw new ConfigError('give at least one --redirect-uri');
+  const redirectUris = input.redirectUris.map(checkRedirectUri);
+  const refusal = clientMetadataRefusal({ client_name: name, redirect_uris: redirectUris });
+  if (refusal) throw new ConfigError(refusal);
   const client = {
     client_id: `app_${randomBytes(12).toString('base64url')}`,
     client_name: name,
-    redirect_uris: input.redirectUris.map(checkRedirectUri),
+    redirect_uris: redirectUris,
+    // An application's own scheme is a native application's redirect (the provider refuses it for a web one).
+    ...(isNativeApplication(redirectUris) ? { application_type: 'native' } : {}),
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: 'none',
