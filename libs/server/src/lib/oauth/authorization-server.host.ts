@@ -8,32 +8,21 @@ import { SERVER_CONFIG, STORAGE } from '../core.module';
 import type { ServerConfig } from '../config/server-config';
 import { PublicAddress } from '../http/public-address';
 import { secretsKeyOf } from '../connections/secret-box';
-import {
-  createAuthorizationServer,
-  INTERACTION_PATH,
-  providerCallback,
-  type Provider,
-} from './authorization-server';
+import { WebSessions } from '../web/web-sessions';
+import { createAuthorizationServer, providerCallback, type Provider } from './authorization-server';
+import { isAuthorizationRequest, isProviderRequest } from './provider-routes';
+import { atPublicAddress, providerResponse } from './provider-request';
+import { ProviderSessions } from './provider-sessions';
 
 /** Purges expired codes, tokens and interactions this often. */
 const PURGE_EVERY_MS = 60 * 60_000;
 /** How long what an application did stays on the account's profile. */
 const ACTIVITY_KEPT_MS = 30 * 24 * 3600_000;
 
-/** What the authorization server answers itself: its routes under /oauth/ (but our pages) and its metadata. */
-function isProviderPath(url: string): boolean {
-  const path = url.split('?')[0];
-  if (path.startsWith(`${INTERACTION_PATH}/`)) return false;
-  return (
-    path.startsWith('/oauth/') ||
-    path === '/.well-known/oauth-authorization-server' ||
-    path === '/.well-known/openid-configuration'
-  );
-}
-
 /**
  * The authorization server of this deployment, mounted in a Fastify `onRequest` hook (after the rate limiter's):
- * its requests reach it untouched, before Fastify parses a body. Not through @fastify/middie, as oidc-provider
+ * its requests (those `isProviderRequest` names) reach it before Fastify parses a body, as received at the public
+ * address and with the reply's headers so far. Not through @fastify/middie, as oidc-provider
  * suggests: middie normalizes and matches the URL of every request (~4 µs each), where one prefix test will do.
  * Built on the first OAuth request, once the server's public address — the issuer — is known.
  */
@@ -49,24 +38,31 @@ export class AuthorizationServerHost implements OnModuleInit {
     private readonly address: PublicAddress,
     private readonly tokens: TokenService,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly sessions: WebSessions,
+    private readonly providerSessions: ProviderSessions,
   ) {}
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('onRequest', (request, reply, done) => {
-      if (!isProviderPath(request.url)) return done();
+    fastify.addHook('onRequest', async (request, reply) => {
+      if (!isProviderRequest(request.method, request.url)) return;
+      // An authorization follows the pages' sign-in: the provider never decides one on a session of someone else.
+      if (isAuthorizationRequest(request.method, request.url)) {
+        await this.providerSessions.endUnlessOf(request, await this.sessions.userIdFor(request));
+      }
+      const req = atPublicAddress(request, this.address);
+      const res = providerResponse(reply);
       // Fastify lets go of the request (no later hook, no handler, no reply of its own): the provider answers it.
       reply.hijack();
-      const { raw: req } = request;
-      const { raw: res } = reply;
-      this.handler().then(
-        (handle) => handle(req, res),
-        (error: Error) => {
-          this.logger.error(`the authorization server could not start: ${error.message}`);
-          res.writeHead(503, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'try again later' }));
-        },
-      );
+      try {
+        const handle = await this.handler();
+        await handle(req, res);
+      } catch (error) {
+        if (res.headersSent) return;
+        this.logger.error(`the authorization server could not start: ${(error as Error).message}`);
+        res.writeHead(503, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'try again later' }));
+      }
     });
     const purge = setInterval(() => void this.purge(), PURGE_EVERY_MS);
     purge.unref();
@@ -86,7 +82,7 @@ export class AuthorizationServerHost implements OnModuleInit {
       address: this.address,
       tokens: this.tokens,
       secret: secretsKeyOf(this.config),
-      trustProxy: this.config.trustProxy,
+      allowPrivateHosts: this.config.allowPrivateHosts,
     });
     return this.provider;
   }

@@ -8,8 +8,13 @@ import { WebSessions } from '../web/web-sessions';
 import { html, renderPage } from '../web/page';
 import { CSRF_FIELD, formText } from '../web/forms';
 import { csrfField } from '../web/page-parts';
+import { PublicAddress } from '../http/public-address';
 import { AuthorizationServerHost } from './authorization-server.host';
 import { DELEGABLE_SCOPES, INTERACTION_PATH } from './authorization-server';
+import { OAUTH_ROUTES } from './provider-routes';
+import { atPublicAddress, providerResponse } from './provider-request';
+import { PROVIDER_INTERACTION_COOKIE } from './provider-sessions';
+import { readCookie } from '../web/session-cookie';
 
 interface ConsentDetails {
   missingResourceScopes?: Record<string, string[]>;
@@ -19,8 +24,10 @@ interface ConsentDetails {
 /**
  * Where a user resolves an authorization request: the authorization server sends the browser here to sign in
  * (our sign-in page, then back) and to allow or deny the application the scopes it asked for. Only delegable
- * scopes can be granted; the signed-in user must be the one the request is for; every POST carries the session's
- * CSRF token.
+ * scopes can be granted; every POST carries the session's CSRF token. The consent is the signed-in person's own:
+ * signed out, the browser signs in first; signed in as someone other than the one the request was started for
+ * (someone signed out and another in meanwhile), the request starts again, and the provider, whose session the
+ * host ends unless it is the signed-in person's, asks again for whoever is signed in now (B4).
  */
 @Injectable()
 export class Interactions implements OnModuleInit {
@@ -29,6 +36,7 @@ export class Interactions implements OnModuleInit {
     private readonly sessions: WebSessions,
     @Inject(STORAGE) private readonly storage: Storage,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly address: PublicAddress,
   ) {}
 
   onModuleInit(): void {
@@ -41,18 +49,16 @@ export class Interactions implements OnModuleInit {
 
   private async show(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const provider = await this.server.get();
-    const details = await provider.interactionDetails(request.raw, reply.raw).catch(() => null);
-    if (!details) return this.expired(reply);
+    const details = await this.detailsOf(request, reply);
+    if (!details) return this.startAgainOrExpired(request, reply);
     const userId = await this.sessions.userIdFor(request);
+    if (!userId) return this.signIn(reply, details.uid);
     if (details.prompt.name === 'login') {
-      if (!userId) {
-        const back = encodeURIComponent(`${INTERACTION_PATH}/${details.uid}`);
-        return reply.redirect(`/signin?return_to=${back}`, 303);
-      }
+      const res = providerResponse(reply);
       reply.hijack();
-      return provider.interactionFinished(request.raw, reply.raw, { login: { accountId: userId } });
+      return provider.interactionFinished(this.asReceived(request), res, { login: { accountId: userId } });
     }
-    if (!userId || userId !== details.session?.accountId) return this.signInAgain(reply, details.uid);
+    if (userId !== details.session?.accountId) return this.startAgain(reply, details.params);
     const client = await provider.Client.find(String(details.params.client_id));
     const user = await this.storage.users.findById(userId);
     const scopes = requestedScopes(details.prompt.details as ConsentDetails);
@@ -83,8 +89,9 @@ export class Interactions implements OnModuleInit {
 
   private async decide(request: FastifyRequest, reply: FastifyReply, allow: boolean): Promise<unknown> {
     const provider = await this.server.get();
-    const details = await provider.interactionDetails(request.raw, reply.raw).catch(() => null);
-    if (!details || details.prompt.name !== 'consent') return this.expired(reply);
+    const details = await this.detailsOf(request, reply);
+    if (!details) return this.startAgainOrExpired(request, reply);
+    if (details.prompt.name !== 'consent') return this.expired(reply);
     if (!(await this.sessions.checkCsrf(request, formText(request, CSRF_FIELD)))) {
       return renderPage(reply, {
         status: 403,
@@ -93,10 +100,12 @@ export class Interactions implements OnModuleInit {
       });
     }
     const userId = await this.sessions.userIdFor(request);
-    if (!userId || userId !== details.session?.accountId) return this.signInAgain(reply, details.uid);
+    if (!userId) return this.signIn(reply, details.uid);
+    if (userId !== details.session?.accountId) return this.startAgain(reply, details.params);
+    const res = providerResponse(reply);
     reply.hijack();
     if (!allow) {
-      return provider.interactionFinished(request.raw, reply.raw, {
+      return provider.interactionFinished(this.asReceived(request), res, {
         error: 'access_denied',
         error_description: 'the user did not allow the application',
       });
@@ -112,8 +121,8 @@ export class Interactions implements OnModuleInit {
     if (missingOIDCScope.length > 0) grant.addOIDCScope(missingOIDCScope.join(' '));
     const grantId = await grant.save();
     return provider.interactionFinished(
-      request.raw,
-      reply.raw,
+      this.asReceived(request),
+      res,
       { consent: { grantId } },
       { mergeWithLastSubmission: true },
     );
@@ -127,9 +136,46 @@ export class Interactions implements OnModuleInit {
     });
   }
 
-  private signInAgain(reply: FastifyReply, uid: string) {
+  /** The request as the provider sees those it answers: received at the public address (its cookies' Secure). */
+  private asReceived(request: FastifyRequest) {
+    return atPublicAddress(request, this.address);
+  }
+
+  /** The pending interaction of this browser. */
+  private async detailsOf(request: FastifyRequest, reply: FastifyReply) {
+    const provider = await this.server.get();
+    return provider.interactionDetails(this.asReceived(request), reply.raw).catch(() => null);
+  }
+
+  /** To the sign-in page, and back to this interaction once signed in. */
+  private signIn(reply: FastifyReply, uid: string) {
     const back = encodeURIComponent(`${INTERACTION_PATH}/${uid}`);
     return reply.redirect(`/signin?return_to=${back}`, 303);
+  }
+
+  /**
+   * An interaction the provider no longer takes: expired, or started in a provider session that has ended since
+   * (someone signed out or in). The latter is this browser's (its interaction cookie names it) and still on
+   * record: its request starts again, for whoever is signed in now.
+   */
+  private async startAgainOrExpired(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const uid = String((request.params as { uid?: string }).uid ?? '');
+    if (uid && readCookie(request, PROVIDER_INTERACTION_COOKIE) === uid) {
+      const params = (await this.storage.oauth.find('Interaction', uid))?.payload.params;
+      if (typeof params === 'object' && params !== null) {
+        return this.startAgain(reply, params as Record<string, unknown>);
+      }
+    }
+    return this.expired(reply);
+  }
+
+  /** The same authorization request from its start, decided for whoever is signed in now. */
+  private startAgain(reply: FastifyReply, params: Record<string, unknown>) {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(params)) {
+      if (typeof value === 'string') query.set(name, value);
+    }
+    return reply.redirect(`${OAUTH_ROUTES.authorization}?${query}`, 303);
   }
 }
 

@@ -4,6 +4,7 @@ import { Interactions } from './interactions';
 import { IntegrationActivity } from './integration-activity';
 import { IntegrationsController } from './integrations.controller';
 import { IntegrationsService } from './integrations.service';
+import { ProviderSessions } from './provider-sessions';
 import { ResourceMetadataController } from './resource-metadata.controller';
 
 /**
@@ -12,7 +13,13 @@ import { ResourceMetadataController } from './resource-metadata.controller';
  */
 @Module({
   controllers: [IntegrationsController, ResourceMetadataController],
-  providers: [AuthorizationServerHost, Interactions, IntegrationsService, IntegrationActivity],
-  exports: [AuthorizationServerHost, IntegrationsService],
+  providers: [
+    AuthorizationServerHost,
+    Interactions,
+    IntegrationsService,
+    IntegrationActivity,
+    ProviderSessions,
+  ],
+  exports: [AuthorizationServerHost, IntegrationsService, ProviderSessions],
 })
 export class OAuthModule {}

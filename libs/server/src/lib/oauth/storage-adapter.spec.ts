@@ -1,5 +1,5 @@
 import type { OAuthRecordsRepository } from '@assistant/storage';
-import { storageAdapter } from './storage-adapter';
+import { storageAdapter, UNUSED_CLIENT_SECONDS } from './storage-adapter';
 
 /** Records that answer as the database does when two redemptions race: the first consumption wins. */
 function racingRecords() {
@@ -34,5 +34,33 @@ describe('the authorization server storage adapter', () => {
     expect(await codes.find('code-1')).toEqual({ jti: 'code-1', grantId: 'g1' });
     await codes.consume('code-1');
     expect(await codes.find('code-1')).toEqual({ jti: 'code-1', grantId: 'g1', consumed: 1_700_000_000 });
+  });
+
+  it('keeps a client the provider registers a day only, unless a grant is saved for it first', async () => {
+    const kept = new Map<string, { payload: Record<string, unknown>; expiresIn?: number }>();
+    const records = {
+      upsert: async (kind: string, id: string, payload: Record<string, unknown>, expiresIn?: number) => {
+        kept.set(`${kind}/${id}`, { payload, expiresIn });
+      },
+      find: async (kind: string, id: string) => {
+        const record = kept.get(`${kind}/${id}`);
+        return record
+          ? {
+              payload: record.payload,
+              expiresAt: record.expiresIn ? new Date(Date.now() + record.expiresIn * 1000) : null,
+            }
+          : null;
+      },
+    } as unknown as OAuthRecordsRepository;
+    const Adapter = storageAdapter(records, () => new Error('x'));
+
+    await new Adapter('Client').upsert('app_1', { client_id: 'app_1' });
+    expect(kept.get('Client/app_1')?.expiresIn).toBe(UNUSED_CLIENT_SECONDS);
+    await new Adapter('Client').upsert('app_2', { client_id: 'app_2' });
+
+    await new Adapter('Grant').upsert('g1', { clientId: 'app_1', accountId: 'usr_1' }, 3600);
+    expect(kept.get('Client/app_1')).toEqual({ payload: { client_id: 'app_1' }, expiresIn: undefined });
+    expect(kept.get('Client/app_2')?.expiresIn).toBe(UNUSED_CLIENT_SECONDS);
+    expect(kept.get('Grant/g1')?.expiresIn).toBe(3600);
   });
 });

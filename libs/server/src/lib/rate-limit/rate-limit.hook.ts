@@ -5,6 +5,7 @@ import type { RateLimitStore } from './rate-limit.store';
 import type { RateLimitConfig } from '../config/server-config';
 import { replyWithProblem, type ProblemAnswer } from '../http/reply-problem';
 import { CREDENTIAL_PAGE_ROUTES } from '../web/page-route';
+import { isClientRegistration, isProviderRequest } from '../oauth/provider-routes';
 
 /**
  * `/healthz` and `/readyz` are not counted: they are what an orchestrator or a monitor polls to decide whether the
@@ -22,13 +23,25 @@ const AUTH_ROUTES = new Set<string>([
   ...CREDENTIAL_PAGE_ROUTES,
 ]);
 
-/** By the route Fastify matched, not the raw URL, so that an encoded path cannot slip into another bucket. */
+/**
+ * By the route Fastify matched, not the raw URL, so that an encoded path cannot slip into another bucket. The
+ * authorization server's endpoints have no Fastify route (its hook hands them over whole): they are told by the
+ * very test that hands them over, so that what reaches it is what is counted as `auth`.
+ */
 function resourceOf(request: FastifyRequest, route: string): RateLimitResource {
   if (request.method === 'POST' && route === '/api/v1/queries') return 'queries';
   if (route.startsWith('/oauth/')) return 'auth';
   if (AUTH_ROUTES.has(`${request.method} ${route}`)) return 'auth';
+  if (!route && isProviderRequest(request.method, request.url)) return 'auth';
   return 'core';
 }
+
+/**
+ * Clients an address may register in a window (RFC 7591, `POST /oauth/register`), on top of the `auth` count of
+ * the request: each one is a record kept until it is purged, so far fewer than requests (an application
+ * registers once, then reuses its client id).
+ */
+export const CLIENT_REGISTRATIONS_PER_ADDRESS = { limit: 20, windowSeconds: 3600 } as const;
 
 /** The bearer secret, parsed as passport-http-bearer parses it, so that both look at the same string. */
 function bearerSecret(request: FastifyRequest): string | undefined {
@@ -94,6 +107,19 @@ export class RateLimits {
       },
     };
   }
+
+  /** Counts one client registration of the address `key`; the 429 to answer past CLIENT_REGISTRATIONS_PER_ADDRESS. */
+  async countRegistration(key: string): Promise<ProblemAnswer | undefined> {
+    const { limit, windowSeconds } = CLIENT_REGISTRATIONS_PER_ADDRESS;
+    const { count, resetAt } = await this.store.hit(`registrations:${key}`, windowSeconds);
+    if (count <= limit) return undefined;
+    const retryAfter = Math.max(1, Math.ceil(resetAt / 1000) - Math.floor(Date.now() / 1000));
+    return {
+      code: 'rate_limited',
+      detail: `more than ${limit} client registrations from this address in ${windowSeconds} s; try again in ${retryAfter} s`,
+      headers: { 'retry-after': String(retryAfter) },
+    };
+  }
 }
 
 /**
@@ -111,8 +137,13 @@ export function rateLimiter(limits: RateLimits, verify: VerifyBearer): RateLimit
     const resource = resourceOf(request, route);
     const verdict = await limits.count(resource, await callerKey(request, resource, verify));
     reply.headers(verdict.headers);
-    if (!verdict.exceeded) return false;
-    replyWithProblem(request, reply, verdict.exceeded);
+    const exceeded =
+      verdict.exceeded ??
+      (isClientRegistration(request.method, request.url)
+        ? await limits.countRegistration(clientAddressKey(request.ip))
+        : undefined);
+    if (!exceeded) return false;
+    replyWithProblem(request, reply, exceeded);
     return true;
   };
 }

@@ -6,6 +6,7 @@
 import { RATE_LIMIT_HEADERS, type Problem } from '@assistant/contracts';
 import { generateToken } from '@assistant/auth';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
+import { CLIENT_REGISTRATIONS_PER_ADDRESS } from './rate-limit.hook';
 
 const LIMIT = 5;
 const limits = { limit: LIMIT, windowSeconds: 3600 };
@@ -63,4 +64,56 @@ it('does not count /healthz, so that anonymous traffic cannot make a healthy ser
 
   const anonymous = await api.inject({ method: 'GET', url: '/api/v1/me', token: null });
   expect(anonymous.headers[RATE_LIMIT_HEADERS.remaining]).toBe(String(LIMIT - 1));
+});
+
+describe('the authorization server’s requests', () => {
+  it('count in the auth bucket, and its answers carry the rate-limit headers', async () => {
+    const token = await api.inject({ method: 'POST', url: '/oauth/token', token: null, payload: {} });
+    const metadata = await api.inject({
+      method: 'GET',
+      url: '/.well-known/oauth-authorization-server',
+      token: null,
+    });
+
+    for (const [i, res] of [token, metadata].entries()) {
+      expect(res.headers[RATE_LIMIT_HEADERS.resource]).toBe('auth');
+      expect(res.headers[RATE_LIMIT_HEADERS.remaining]).toBe(String(LIMIT - 1 - i));
+      expect(res.headers['x-request-id']).toEqual(expect.any(String));
+    }
+  });
+
+  it('reach it only for what it serves: a part of it that is off is this server’s 404 problem', async () => {
+    for (const url of ['/oauth/userinfo', '/oauth/logout', '/oauth/device', '/oauth/jwks']) {
+      const res = await api.inject({ method: 'GET', url, token: null });
+      expect({ url, status: res.statusCode, code: res.json<Problem>().code }).toEqual({
+        url,
+        status: 404,
+        code: 'not_found',
+      });
+    }
+  });
+
+  it('register at most CLIENT_REGISTRATIONS_PER_ADDRESS clients from one address; the next is 429', async () => {
+    await api.close();
+    const roomy = { limit: 1000, windowSeconds: 3600 };
+    api = await startInProcessApp({ config: { rateLimits: { core: roomy, queries: roomy, auth: roomy } } });
+    const register = () =>
+      api.inject({
+        method: 'POST',
+        url: '/oauth/register',
+        token: null,
+        payload: { redirect_uris: ['http://127.0.0.1/cb'] },
+      });
+    for (let i = 0; i < CLIENT_REGISTRATIONS_PER_ADDRESS.limit; i++) {
+      // The provider itself does not load in this tier (503); what counts is that the limiter let it through.
+      expect((await register()).statusCode).not.toBe(429);
+    }
+
+    const refused = await register();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json<Problem>().code).toBe('rate_limited');
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    // Other requests of the address are not held back by it.
+    expect((await api.inject({ method: 'GET', url: '/api/v1/me', token: null })).statusCode).toBe(401);
+  });
 });

@@ -84,6 +84,15 @@ export interface PageContent {
 
 /** Sends a whole page: the shared layout around `body`, with PAGE_HEADERS. */
 export function renderPage(reply: FastifyReply, { title, body, status = 200 }: PageContent): FastifyReply {
+  return reply
+    .code(status)
+    .headers(PAGE_HEADERS)
+    .type('text/html; charset=utf-8')
+    .send(pageDocument({ title, body }));
+}
+
+/** The markup of a whole page: the shared layout around `body` (for a response that is not Fastify's). */
+export function pageDocument({ title, body }: Pick<PageContent, 'title' | 'body'>): string {
   const page = html`<!doctype html>
     <html lang="en">
       <head>
@@ -97,5 +106,5 @@ export function renderPage(reply: FastifyReply, { title, body, status = 200 }: P
         <main>${typeof body === 'string' ? { [TRUSTED]: body } : body}</main>
       </body>
     </html> `;
-  return reply.code(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(markup(page));
+  return markup(page);
 }

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Storage, WebSession } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../core.module';
 import type { ServerConfig } from '../config/server-config';
+import { ProviderSessions } from '../oauth/provider-sessions';
 import { appendSetCookie, readCookie, sessionCookie, sessionCookieName } from './session-cookie';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -36,6 +37,9 @@ const randomValue = () => randomBytes(32).toString('base64url');
  *
  * Cookies are set on the reply of the request that changed the session, by an onSend hook, so that callers
  * need only the request.
+ *
+ * Signing in and signing out also end the authorization server's browser session (ProviderSessions): the OAuth
+ * side never keeps someone signed in whom the pages signed out or replaced.
  */
 @Injectable()
 export class WebSessions implements OnModuleInit {
@@ -48,6 +52,7 @@ export class WebSessions implements OnModuleInit {
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly providerSessions: ProviderSessions,
   ) {}
 
   onModuleInit(): void {
@@ -86,6 +91,7 @@ export class WebSessions implements OnModuleInit {
   async signIn(request: FastifyRequest, userId: string): Promise<void> {
     const previous = await this.sessionFor(request);
     if (previous) await this.storage.webSessions.delete(previous.digest);
+    await this.providerSessions.end(request);
     await this.start(request, userId);
   }
 
@@ -93,6 +99,7 @@ export class WebSessions implements OnModuleInit {
   async signOut(request: FastifyRequest): Promise<void> {
     const session = await this.sessionFor(request);
     if (session) await this.storage.webSessions.delete(session.digest);
+    await this.providerSessions.end(request);
     this.resolved.set(request, Promise.resolve(null));
     this.pendingCookies.set(request, sessionCookie(this.isHttps(request), '', 0));
   }
