@@ -11,7 +11,7 @@ import { secretsKeyOf } from '../connections/secret-box';
 import { WebSessions } from '../web/web-sessions';
 import { createAuthorizationServer, providerCallback, type Provider } from './authorization-server';
 import { isAuthorizationRequest, isProviderRequest } from './provider-routes';
-import { atPublicAddress, providerResponse } from './provider-request';
+import { handedOverAtPublicAddress, providerResponse } from './provider-request';
 import { ProviderSessions } from './provider-sessions';
 
 /** Purges expired codes, tokens and interactions this often. */
@@ -50,7 +50,7 @@ export class AuthorizationServerHost implements OnModuleInit {
       if (isAuthorizationRequest(request.method, request.url)) {
         await this.providerSessions.endUnlessOf(request, await this.sessions.userIdFor(request));
       }
-      const req = atPublicAddress(request, this.address);
+      const req = handedOverAtPublicAddress(request, this.address);
       const res = providerResponse(reply);
       // Fastify lets go of the request (no later hook, no handler, no reply of its own): the provider answers it.
       reply.hijack();

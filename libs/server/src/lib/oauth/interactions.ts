@@ -12,7 +12,7 @@ import { PublicAddress } from '../http/public-address';
 import { AuthorizationServerHost } from './authorization-server.host';
 import { DELEGABLE_SCOPES, INTERACTION_PATH } from './authorization-server';
 import { OAUTH_ROUTES } from './provider-routes';
-import { atPublicAddress, providerResponse } from './provider-request';
+import { viewedAtPublicAddress, providerResponse } from './provider-request';
 import { PROVIDER_INTERACTION_COOKIE } from './provider-sessions';
 import { readCookie } from '../web/session-cookie';
 
@@ -138,7 +138,7 @@ export class Interactions implements OnModuleInit {
 
   /** The request as the provider sees those it answers: received at the public address (its cookies' Secure). */
   private asReceived(request: FastifyRequest) {
-    return atPublicAddress(request, this.address);
+    return viewedAtPublicAddress(request, this.address);
   }
 
   /** The pending interaction of this browser. */

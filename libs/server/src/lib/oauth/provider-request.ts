@@ -4,20 +4,39 @@ import type { PublicAddress } from '../http/public-address';
 import { PAGE_HEADERS } from '../web/page';
 
 /**
- * Shows the provider a request as it reached this server's public address (`ASSISTANT_PUBLIC_URL`, or where it
- * listens), whatever its Host header says: the provider builds its endpoints' URLs, and decides whether its
- * cookies are Secure, from the request's host and scheme (Koa's, read from X-Forwarded-Host and
- * X-Forwarded-Proto when `proxy` is on, as it is here). Those headers are set here on every request it is given,
- * so that a client cannot choose them (B4); the client address is the one Fastify settled on (which trusts
+ * How the provider must see a request: as it reached this server's public address (`ASSISTANT_PUBLIC_URL`, or
+ * where it listens), whatever its Host header says. The provider builds its endpoints' URLs, and decides whether
+ * its cookies are Secure, from the request's host and scheme (Koa's, read from X-Forwarded-Host and
+ * X-Forwarded-Proto since its `proxy` is on); these headers are always set from the public address, so that a
+ * client can never choose them (B4). The client address is the one Fastify settled on (which trusts
  * X-Forwarded-For only behind a trusted proxy).
  */
-export function atPublicAddress(request: FastifyRequest, address: PublicAddress): IncomingMessage {
+function forwardedFrom(request: FastifyRequest, address: PublicAddress): Record<string, string> {
   const url = new URL(address.url);
-  const { raw } = request;
-  raw.headers['x-forwarded-host'] = url.host;
-  raw.headers['x-forwarded-proto'] = url.protocol.slice(0, -1);
-  raw.headers['x-forwarded-for'] = request.ip;
-  return raw;
+  return {
+    'x-forwarded-host': url.host,
+    'x-forwarded-proto': url.protocol.slice(0, -1),
+    'x-forwarded-for': request.ip,
+  };
+}
+
+/** Hands the request over to the provider as received at the public address (Fastify has let go of it). */
+export function handedOverAtPublicAddress(request: FastifyRequest, address: PublicAddress): IncomingMessage {
+  Object.assign(request.raw.headers, forwardedFrom(request, address));
+  return request.raw;
+}
+
+/**
+ * The request as the provider sees it, for a page of ours that asks the provider about it (an interaction): a
+ * view with the public address's headers, leaving Fastify's own request (its protocol, its client address) as
+ * it was.
+ */
+export function viewedAtPublicAddress(request: FastifyRequest, address: PublicAddress): IncomingMessage {
+  const view = Object.create(request.raw) as IncomingMessage;
+  Object.defineProperty(view, 'headers', {
+    value: { ...request.raw.headers, ...forwardedFrom(request, address) },
+  });
+  return view;
 }
 
 /**
