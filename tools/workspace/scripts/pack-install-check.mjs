@@ -17,7 +17,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { packAll, publishablePackages, unexpectedFiles } from './pack-install/packages.mjs';
+import { missingFiles, packAll, publishablePackages, unexpectedFiles } from './pack-install/packages.mjs';
 import { nodeRuntime } from './pack-install/node-runtime.mjs';
 import {
   checkConsumer,
@@ -69,6 +69,7 @@ const packedOk = await check('npm pack of every publishable package', () => {
       tarball.files,
       packages.find((pkg) => pkg.name === tarball.name),
     ),
+    missing: missingFiles(tarball.files),
   }));
   return packed.map((tarball) => tarball.name).join(', ');
 });
@@ -77,6 +78,14 @@ if (packedOk) {
     const wrong = packed.filter((tarball) => tarball.unexpected.length > 0);
     if (wrong.length > 0) {
       throw new Error(wrong.map((tarball) => `${tarball.name}: ${tarball.unexpected.join(', ')}`).join('\n'));
+    }
+  });
+  await check('every tarball holds its README.md and LICENSE', () => {
+    const wrong = packed.filter((tarball) => tarball.missing.length > 0);
+    if (wrong.length > 0) {
+      throw new Error(
+        wrong.map((tarball) => `${tarball.name} lacks ${tarball.missing.join(', ')}`).join('\n'),
+      );
     }
   });
 }

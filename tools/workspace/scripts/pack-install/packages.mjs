@@ -29,6 +29,14 @@ export function packAll(root, packages, destination) {
   }));
 }
 
+/** What every tarball must hold besides its build: the README npm shows and the licence it is published under. */
+const REQUIRED_FILES = ['package.json', 'README.md', 'LICENSE'];
+
+/** The files of REQUIRED_FILES a tarball lacks. */
+export function missingFiles(files) {
+  return REQUIRED_FILES.filter((file) => !files.includes(file));
+}
+
 /**
  * The files of a tarball that should not be in it: only package.json, README, LICENSE and the build (`dist/`) are
  * published, plus `bin/` for a package with commands; no TypeScript sources, tests or build caches.
