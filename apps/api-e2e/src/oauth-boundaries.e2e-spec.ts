@@ -5,7 +5,7 @@
  * could not stand behind (B8), and client ID metadata documents fetched only where the operator allows (B5).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -420,6 +420,19 @@ describe('client ID metadata documents', () => {
     }
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('Allow <strong>Notebook app</strong>');
+  });
+
+  it('lists an application known by its document among the integrations, and revokes it', async () => {
+    const base = allowing.server.url;
+    const clientId = documents.clientId('/app.json');
+    const owner = JSON.parse(readFileSync(join(allowing.dataDir, 'credentials.json'), 'utf8')) as {
+      token: string;
+    };
+    const asOwner = (path: string, method = 'GET') =>
+      fetch(`${base}/api/v1${path}`, { method, headers: { authorization: `Bearer ${owner.token}` } });
+    const listed = (await (await asOwner('/integrations')).json()) as Json;
+    expect(listed.data).toContainEqual(expect.objectContaining({ client_id: clientId }));
+    expect((await asOwner(`/integrations/${encodeURIComponent(clientId)}`, 'DELETE')).status).toBe(204);
   });
 
   it('refuses a document larger than 5 KiB', async () => {
