@@ -238,6 +238,15 @@ describe('the authorization server on a self-hosted server', () => {
     const metadata = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as Json;
     expect(metadata.scopes_supported).not.toContain('openid');
     expect(metadata.scopes_supported).toContain('read:memories');
+    for (const openIdOnly of [
+      'jwks_uri',
+      'claims_supported',
+      'claim_types_supported',
+      'id_token_signing_alg_values_supported',
+      'subject_types_supported',
+    ]) {
+      expect(metadata).not.toHaveProperty(openIdOnly);
+    }
   });
 
   it('registers https redirect URIs, and http ones on this machine only; few of them, and short well-formed names', async () => {

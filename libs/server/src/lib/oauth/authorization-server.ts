@@ -195,6 +195,7 @@ function describeWhatIsServed(metadata: Record<string, unknown>): void {
   for (const openIdOnly of [
     'jwks_uri',
     'claims_supported',
+    'claim_types_supported',
     'claims_parameter_supported',
     'id_token_signing_alg_values_supported',
     'subject_types_supported',
