@@ -100,7 +100,7 @@ async function read(
   });
   const body = decode(bytes, contentType);
   const { title, text } = HTML_TYPES.test(contentType)
-    ? await readablePage(body, url.href)
+    ? await readablePage(body, url.href, { signal })
     : { title: undefined, text: body.trim() };
   return {
     url: url.href,
