@@ -161,6 +161,23 @@ describe('loading a tools folder', () => {
     }
   });
 
+  it('skips a module whose definition throws when read, and loads the others', async () => {
+    folder.write('a-orders.mjs', ORDER_STATUS);
+    folder.write(
+      'trap.mjs',
+      [
+        "import { defineTool, z } from '@assistant/tool-kit';",
+        "const tool = defineTool({ name: 'custom_trap', description: 'x', input: z.object({}), handler: async () => 'ok' });",
+        "Object.defineProperty(tool, 'scope', { get() { throw new Error('no scope today'); }, enumerable: true });",
+        'export default tool;',
+        '',
+      ].join('\n'),
+    );
+    await tools.load();
+    expect(names()).toEqual(['custom_order_status']);
+    expect(reasons()).toEqual([['trap.mjs', 'its definition cannot be read: no scope today']]);
+  });
+
   it('says how to install the kit when a module cannot import it', async () => {
     folder.remove('node_modules');
     folder.write('orders.mjs', ORDER_STATUS);
