@@ -9,11 +9,24 @@ import * as path from 'node:path';
 
 const WORKSPACE_ROOT = path.join(__dirname, '..', '..', '..');
 
-/** README.md and every Markdown file under docs/, tracked or new, relative to the workspace root. */
+/**
+ * README.md, every Markdown file under docs/ and the packages' READMEs (npm shows them), tracked or new, relative
+ * to the workspace root.
+ */
 function documents(): string[] {
   const listed = execFileSync(
     'git',
-    ['ls-files', '--cached', '--others', '--exclude-standard', '--', 'README.md', 'docs'],
+    [
+      'ls-files',
+      '--cached',
+      '--others',
+      '--exclude-standard',
+      '--',
+      'README.md',
+      'docs',
+      ':(glob)apps/*/README.md',
+      ':(glob)libs/**/README.md',
+    ],
     { cwd: WORKSPACE_ROOT, encoding: 'utf8' },
   );
   return listed.split('\n').filter((file) => file === 'README.md' || file.endsWith('.md'));
