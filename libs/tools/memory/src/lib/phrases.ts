@@ -1,7 +1,9 @@
 import type { PhraseRule } from '@assistant/tool-kit';
 
 const cleanFact = (fact: string) => {
-  const trimmed = fact.trim().replace(/[.!]+$/, '');
+  // From the start of a run of stops only: tried from each stop, a long run that does not end the fact would cost
+  // its length squared.
+  const trimmed = fact.trim().replace(/(?<![.!])[.!]+$/, '');
   return trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
 };
 

@@ -56,6 +56,16 @@ describe('web_search through SearXNG', () => {
     });
   });
 
+  it('reads an excerpt of unclosed `<` once, not once per `<`', async () => {
+    const started = performance.now();
+    const { results } = (await search(await searxng(), { query: 'brackets' })) as {
+      results: Array<{ excerpt: string }>;
+    };
+    expect(results).toHaveLength(1);
+    // 40,000 `<`: tried from each one, a tag pattern that may run past the next `<` took seconds.
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
   it('keeps to the count asked for', async () => {
     const { results } = (await search(await searxng(), { query: 'lasagne', count: 1 })) as {
       results: unknown[];

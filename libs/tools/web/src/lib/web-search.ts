@@ -91,7 +91,8 @@ export async function searchWith(
 /** Engines mark the matched words with `<strong>` and escape entities: the answer wants plain text. */
 function plain(value: unknown): string {
   if (typeof value !== 'string') return '';
-  return decodeEntities(value.replace(/<[^>]*>/g, ''))
+  // `[^<>]`: a tag ends before the next `<`, so a run of `<` without `>` is read once, not once per `<`.
+  return decodeEntities(value.replace(/<[^<>]*>/g, ''))
     .replace(/\s+/g, ' ')
     .trim();
 }
