@@ -1,5 +1,5 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
-import { SERVER_CONFIG } from '../core.module';
+import { SERVER_CONFIG } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
 import { MemoryRunSlots } from '../queries/run-slots';
 import { SINGLE_PROCESS_CONFIRMATIONS } from '../queries/confirmation-exchange';

@@ -9,7 +9,7 @@ import {
   type ToolFamily,
 } from '@assistant/tool-kit';
 import type { Storage, StoredConnection } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../core.module';
+import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
 import { ApiError } from '../http/api-error';
 import { TOOL_FAMILIES, ToolCatalog } from '../tools/tool-catalog';

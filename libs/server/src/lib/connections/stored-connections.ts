@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../core.module';
+import { STORAGE } from '../ports/core-tokens';
 import type { ActiveConnection, ConnectionSource } from '../tools/connection-source';
 import { SecretBox } from './secret-box';
 

@@ -10,7 +10,7 @@ import {
   type Principal,
 } from '@assistant/auth';
 import type { PairingCodeEntity, Storage, TokenEntity } from '@assistant/storage';
-import { STORAGE } from '../core.module';
+import { STORAGE } from '../ports/core-tokens';
 import { ApiError } from '../http/api-error';
 
 /** How long a pairing code can be claimed (SPEC §3). */

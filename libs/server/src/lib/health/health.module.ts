@@ -1,6 +1,6 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../core.module';
+import { STORAGE } from '../ports/core-tokens';
 import { HealthController } from './health.controller';
 import { databaseCheck, migrationsCheck, Readiness, type ReadinessCheck } from './readiness';
 

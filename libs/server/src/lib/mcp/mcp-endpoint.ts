@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX, ProblemError } from '@assistant/contracts';
 import { verifiedCaller, type Principal } from '@assistant/auth';
-import { SERVER_CONFIG } from '../core.module';
+import { SERVER_CONFIG } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
 import { PublicAddress } from '../http/public-address';
 import { replyWithProblem } from '../http/reply-problem';

@@ -7,7 +7,7 @@ import type {
   UpdateMemory,
 } from '@assistant/contracts';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../core.module';
+import { STORAGE } from '../ports/core-tokens';
 import { ApiError } from '../http/api-error';
 import { presentMemory } from './memory.presenter';
 

@@ -4,7 +4,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { TokenService } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../core.module';
+import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
 import { PublicAddress } from '../http/public-address';
 import { secretsKeyOf } from '../connections/secret-box';

@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SCOPE_DESCRIPTIONS, isScope, type Scope } from '@assistant/contracts';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../core.module';
+import { STORAGE } from '../ports/core-tokens';
 import { WebSessions } from '../web/web-sessions';
 import { html, renderPage } from '../web/page';
 import { CSRF_FIELD, formText } from '../web/forms';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../core.module';
+import { STORAGE } from '../ports/core-tokens';
 import { readCookie } from '../web/session-cookie';
 
 /** The cookie in which the authorization server keeps its browser session's id (oidc-provider's `cookies.names`). */

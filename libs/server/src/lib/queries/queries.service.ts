@@ -10,7 +10,7 @@ import { ModelCatalog, runQuery, toolCallsOf } from '@assistant/agent-core';
 import type { ToolFamily } from '@assistant/tool-kit';
 import { AuthError, type Principal } from '@assistant/auth';
 import { newId, type Storage } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../core.module';
+import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
 import { ApiError } from '../http/api-error';
 import { QUERY_EVENT_LOG } from './query-event-log.provider';

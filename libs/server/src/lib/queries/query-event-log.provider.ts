@@ -1,6 +1,6 @@
 import { Logger, type Provider } from '@nestjs/common';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../core.module';
+import { STORAGE } from '../ports/core-tokens';
 import { DurableQueryEventLog } from './durable-query-event-log';
 import type { QueryEventLog } from './query-event-log';
 

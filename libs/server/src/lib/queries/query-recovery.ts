@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { isTerminalEvent, type QueryEvent } from '@assistant/contracts';
 import type { Storage, StoredQuery } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../core.module';
+import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
 import { RUNNER_LIVENESS } from '../cluster/cluster-tokens';
 import { QUERY_LIVE_EVENT_LOG, QUERY_RUNNER_ID } from './query-event-log.provider';

@@ -17,7 +17,7 @@ import {
 } from '@assistant/tool-kit';
 import type { MemoryDriver } from '@assistant/tools-memory';
 import type { Storage } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../core.module';
+import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
 import { ApiError } from '../http/api-error';
 import { CONNECTION_SOURCE, type ActiveConnection, type ConnectionSource } from './connection-source';

@@ -1,6 +1,6 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { ToolFamily } from '@assistant/tool-kit';
-import { SERVER_CONFIG } from '../core.module';
+import { SERVER_CONFIG } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
 import { ConnectionsController } from '../connections/connections.controller';
 import { ConnectionsService } from '../connections/connections.service';

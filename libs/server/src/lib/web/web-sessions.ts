@@ -3,7 +3,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Storage, WebSession } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../core.module';
+import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
 import { ProviderSessions } from '../oauth/provider-sessions';
 import { appendSetCookie, readCookie, sessionCookie, sessionCookieName } from './session-cookie';

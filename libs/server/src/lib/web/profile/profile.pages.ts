@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TokenService } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../../core.module';
+import { SERVER_CONFIG, STORAGE } from '../../ports/core-tokens';
 import type { ServerConfig } from '../../config/server-config';
 import { ConnectionsService } from '../../connections/connections.service';
 import { formList, formText } from '../forms';
