@@ -1,4 +1,4 @@
-export { AppModule } from './lib/app.module';
+export { AppModule } from './lib/bootstrap/app.module';
 export { createHttpApp } from './lib/http/create-http-app';
 export { ApiError } from './lib/http/api-error';
 export { ConfigError, type ServerConfig, type RateLimitConfig } from './lib/config/server-config';
@@ -16,7 +16,7 @@ export {
 } from './lib/self-host/self-host';
 export { startHosted, hostedConfig } from './lib/hosted/hosted';
 export { runHostedOps, HOSTED_OPS_USAGE } from './lib/hosted/hosted-ops';
-export { describeStartupError, closeOnSignals } from './lib/process-lifecycle';
+export { describeStartupError, closeOnSignals } from './lib/bootstrap/process-lifecycle';
 export { createAccount, type CreatedAccount } from './lib/accounts/create-account';
-export { type ServerParts } from './lib/server-parts';
+export { type ServerParts } from './lib/bootstrap/server-parts';
 export { MemoryQueryEventLog, type QueryEventLog, type QueryRecord } from './lib/queries/query-event-log';

@@ -1,9 +1,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigError, type ServerConfig } from './config/server-config';
 import { createHttpApp } from './http/create-http-app';
-import { closeParts, type ServerParts } from './server-parts';
+import { closeParts, type ServerParts } from './bootstrap/server-parts';
 import { listeningUrl } from './http/public-address';
-import { drain } from './http/shutdown';
+import { drain } from './bootstrap/shutdown';
 
 export interface RunningServer {
   /** Where the API answers, e.g. http://127.0.0.1:7747 */

@@ -15,7 +15,7 @@ import { HTTP_TIMEOUTS, type HttpTimeouts } from '../lib/http/http-timeouts';
 import { MemoryQueryEventLog } from '../lib/queries/query-event-log';
 import { MemoryRateLimitStore } from '../lib/rate-limit/rate-limit.store';
 import { selfHostConfig } from '../lib/self-host/self-host';
-import { closeParts, type ServerParts } from '../lib/server-parts';
+import { closeParts, type ServerParts } from '../lib/bootstrap/server-parts';
 
 /**
  * The real API in-process, for tests that must fail where a bug is: the Nest app of `createHttpApp` (guard,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { OperatorError } from '@assistant/contracts';
-import { describeStartupError } from '../process-lifecycle';
+import { describeStartupError } from '../bootstrap/process-lifecycle';
 import { hostedConfig, hostedDatabase } from '../hosted/hosted';
 import { selfHostConfig, type SelfHostOptions } from '../self-host/self-host';
 import { ConfigError } from './config-error';

@@ -1,10 +1,10 @@
 import type { Storage } from '@assistant/storage';
 import type { ToolFamily } from '@assistant/tool-kit';
-import type { ModuleImporter } from './tools/custom/custom-tools-folder';
-import type { RateLimitStore } from './rate-limit/rate-limit.store';
-import type { QueryEventLog } from './queries/query-event-log';
-import type { ReadinessCheck } from './health/readiness';
-import type { Cluster } from './cluster/cluster';
+import type { ModuleImporter } from '../tools/custom/custom-tools-folder';
+import type { RateLimitStore } from '../rate-limit/rate-limit.store';
+import type { QueryEventLog } from '../queries/query-event-log';
+import type { ReadinessCheck } from '../health/readiness';
+import type { Cluster } from '../cluster/cluster';
 
 /**
  * The stateful pieces a composition root chooses for its deployment: the database, where rate-limit counts
