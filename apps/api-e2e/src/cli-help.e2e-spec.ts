@@ -24,7 +24,9 @@ describe('the help of the built `assistant`', () => {
     const help = await assistant('--help');
     expect(help.code).toBe(0);
     const names = [...listed(help.stdout, 'TOPICS'), ...listed(help.stdout, 'COMMANDS')];
-    expect(names).toEqual(expect.arrayContaining(['accounts', 'chat', 'help', 'pair', 'serve']));
+    expect(names).toEqual(
+      expect.arrayContaining(['accounts', 'backup', 'chat', 'help', 'pair', 'restore', 'serve']),
+    );
     for (const name of names) {
       const own = await assistant(name, '--help');
       expect({ name, code: own.code, stderr: own.stderr }).toEqual({ name, code: 0, stderr: '' });

@@ -2,6 +2,8 @@ import Serve from './commands/serve';
 import Chat from './commands/chat';
 import Pair from './commands/pair';
 import AccountsAdd from './commands/accounts/add';
+import Backup from './commands/backup';
+import Restore from './commands/restore';
 import Help from './commands/help';
 
 /** The commands of `assistant`, listed explicitly so that oclif needs no manifest or directory scan. */
@@ -10,5 +12,7 @@ export const COMMANDS = {
   chat: Chat,
   pair: Pair,
   'accounts:add': AccountsAdd,
+  backup: Backup,
+  restore: Restore,
   help: Help,
 };

@@ -14,6 +14,20 @@ export {
   type SelfHostOptions,
   type SelfHostServer,
 } from './lib/self-host/self-host';
+export {
+  backupSelfHost,
+  restoreSelfHost,
+  describeBackup,
+  describeRestore,
+  describeBackupError,
+  BackupError,
+  BACKUP_FORMAT_VERSION,
+  type BackupOptions,
+  type BackupResult,
+  type RestoreOptions,
+  type RestoreResult,
+  type BackupManifest,
+} from './lib/self-host/backup';
 export { startHosted, hostedConfig } from './lib/hosted/hosted';
 export { runHostedOps, HOSTED_OPS_USAGE } from './lib/hosted/hosted-ops';
 export { describeStartupError, closeOnSignals } from './lib/bootstrap/process-lifecycle';

@@ -26,6 +26,7 @@ export type {
   QueryEnd,
 } from './lib/repositories/queries.repository';
 export { tryLockFile, type ProcessLock } from './lib/process-lock';
+export { snapshotSqlite } from './lib/sqlite-snapshot';
 export type {
   ConnectionsRepository,
   ConnectionChange,

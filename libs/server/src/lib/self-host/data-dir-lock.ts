@@ -3,6 +3,15 @@ import { join } from 'node:path';
 import { tryLockFile } from '@assistant/storage';
 import { ConfigError } from '../config/server-config';
 
+const LOCK_FILE = 'server.lock';
+const PID_FILE = 'server.pid';
+
+/**
+ * The files of the lock itself, which hold no data: the lock, SQLite's journal of it, and the pid of its holder.
+ * A stopped server leaves the lock file behind.
+ */
+export const DATA_DIR_LOCK_FILES: readonly string[] = [LOCK_FILE, `${LOCK_FILE}-journal`, PID_FILE];
+
 export interface DataDirLock {
   release(): void;
 }
@@ -13,8 +22,8 @@ export interface DataDirLock {
  * lock that dies with its process; `server.pid` beside it only says who holds it.
  */
 export function lockDataDir(dataDir: string): DataDirLock {
-  const pidFile = join(dataDir, 'server.pid');
-  const lock = tryLockFile(join(dataDir, 'server.lock'));
+  const pidFile = join(dataDir, PID_FILE);
+  const lock = tryLockFile(join(dataDir, LOCK_FILE));
   if (!lock) {
     const holder = readPid(pidFile);
     throw new ConfigError(
@@ -37,7 +46,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
 
 /** Whether a server holds the data directory's lock now (it runs on that directory). */
 export function dataDirInUse(dataDir: string): boolean {
-  const lockFile = join(dataDir, 'server.lock');
+  const lockFile = join(dataDir, LOCK_FILE);
   if (!existsSync(lockFile)) return false;
   const lock = tryLockFile(lockFile);
   lock?.release();

@@ -174,7 +174,7 @@ export async function addSelfHostAccount(
 }
 
 /** Where a self-hosted server looks for custom tool modules unless told otherwise. */
-function defaultToolsDir(dataDir: string): string {
+export function defaultToolsDir(dataDir: string): string {
   return join(dataDir, 'tools');
 }
 
