@@ -57,6 +57,8 @@ describe('the self-hosted server and `assistant serve`', () => {
     const second = await serve();
     expect(second.output()).not.toContain('First run');
     expect(credentials().token).toBe(token);
+    // The same token, at the address of this start (port 0: another one), so that local clients find it.
+    expect(credentials().base_url).toBe(second.url);
     const after = new ApiClient(second.url, token);
     expect((await after.get<Memory>(`/memories/${memory.body.id}`)).body.content).toBe(
       'The spare key is under the blue pot',

@@ -34,7 +34,9 @@ export async function ensureOwner(storage: Storage, credentialsFile: string): Pr
   if (existing && existing.user_id === owner.id) {
     const principal = await tokens.verify(existing.token);
     if (principal?.userId === owner.id) {
-      return { credentials: existing, createdAccount, issuedToken: false };
+      // The token, not the address: the file read holds the address of the last start, which this one replaces.
+      const { token, user_id, created_at } = existing;
+      return { credentials: { token, user_id, created_at }, createdAccount, issuedToken: false };
     }
   }
   const issued = await tokens.issue({
