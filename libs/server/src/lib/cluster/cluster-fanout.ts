@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { TokenService } from '@assistant/auth';
-import type { ClusterBus } from './cluster-bus';
-import { CLUSTER_BUS } from './cluster-tokens';
+import type { ClusterBus } from '../ports/cluster-bus';
+import { CLUSTER_BUS } from '../ports/cluster-tokens';
 
 /**
  * Acts on revocations made by the deployment's other processes: their tokens leave this process's

@@ -2,14 +2,14 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { SERVER_CONFIG } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
 import { MemoryRunSlots } from '../queries/run-slots';
-import { SINGLE_PROCESS_CONFIRMATIONS } from '../queries/confirmation-exchange';
+import { SINGLE_PROCESS_CONFIRMATIONS } from '../ports/confirmation-exchange';
 import { NO_RUNNER_LIVENESS } from '../queries/runner-liveness';
-import { mcpLimitsOf } from '../mcp/mcp-limits';
+import { mcpLimitsOf } from '../config/mcp-limits';
 import { MCP_SESSIONS, MemoryMcpSessionStore } from '../mcp/mcp-sessions';
-import { SingleProcessBus, type ClusterBus } from './cluster-bus';
+import { SingleProcessBus, type ClusterBus } from '../ports/cluster-bus';
 import type { Cluster } from './cluster';
 import { ClusterFanout } from './cluster-fanout';
-import { CLUSTER_BUS, CONFIRMATION_EXCHANGE, RUN_SLOTS, RUNNER_LIVENESS } from './cluster-tokens';
+import { CLUSTER_BUS, CONFIRMATION_EXCHANGE, RUN_SLOTS, RUNNER_LIVENESS } from '../ports/cluster-tokens';
 
 /**
  * Hands the deployment's shared pieces (Cluster) to the feature modules, or the single-process ones when it has

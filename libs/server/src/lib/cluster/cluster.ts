@@ -1,6 +1,6 @@
-import type { ClusterBus } from './cluster-bus';
+import type { ClusterBus } from '../ports/cluster-bus';
 import type { RunSlots } from '../queries/run-slots';
-import type { ConfirmationExchange } from '../queries/confirmation-exchange';
+import type { ConfirmationExchange } from '../ports/confirmation-exchange';
 import type { RunnerLiveness } from '../queries/runner-liveness';
 import type { McpSessionStore } from '../mcp/mcp-sessions';
 

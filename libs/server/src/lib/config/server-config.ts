@@ -3,7 +3,7 @@ import type { DatabaseConfig } from '@assistant/storage';
 import { queryConfigFrom, type QueryConfig } from './query-config';
 import type { DeploymentSettings } from './settings';
 import type { LogLevel } from './setting-kinds';
-import type { McpLimits } from '../mcp/mcp-limits';
+import type { McpLimits } from './mcp-limits';
 
 export { ConfigError } from './config-error';
 
@@ -44,7 +44,7 @@ export interface ServerConfig {
   metricsPort?: number;
   /** How long a stopping server lets running queries finish before it interrupts them. */
   shutdownGraceMs: number;
-  /** MCP's limits where they differ from MCP_LIMITS (mcp/mcp-limits.ts); tests make them small. */
+  /** MCP's limits where they differ from MCP_LIMITS (config/mcp-limits.ts); tests make them small. */
   mcp?: Partial<McpLimits>;
 }
 

@@ -11,7 +11,7 @@ import { ToolCatalog } from '../tools/tool-catalog';
 import { CurrentRevision } from './current-revision';
 import { LegacySessions } from './legacy-sessions';
 import type { McpServerOf } from './mcp-exchange';
-import { mcpLimitsOf } from './mcp-limits';
+import { mcpLimitsOf } from '../config/mcp-limits';
 import { mcpSdk, type McpSdk } from './mcp-sdk';
 import { mcpServerFor } from './mcp-server';
 import { MCP_SESSIONS, type McpSessionStore } from './mcp-sessions';

@@ -1,7 +1,7 @@
 import type { Principal } from '@assistant/auth';
 import type { RedisConnections } from '../redis/redis-connections';
 import { redisUnavailable } from '../redis/redis-connections';
-import type { McpLimits } from './mcp-limits';
+import type { McpLimits } from '../config/mcp-limits';
 import {
   credentialOf,
   newSessionId,

@@ -1,5 +1,5 @@
-import type { ClusterBus } from '../cluster/cluster-bus';
-import type { AnswerResult, ConfirmationExchange } from '../queries/confirmation-exchange';
+import type { ClusterBus } from '../ports/cluster-bus';
+import type { AnswerResult, ConfirmationExchange } from '../ports/confirmation-exchange';
 import type { RedisConnections } from './redis-connections';
 import { redisUnavailable } from './redis-connections';
 

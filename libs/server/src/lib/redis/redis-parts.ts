@@ -9,7 +9,7 @@ import { RedisRunSlots } from './redis-run-slots';
 import { RedisQueryEventLog } from './redis-query-event-log';
 import { RedisConfirmationExchange } from './redis-confirmation-exchange';
 import { RedisMcpSessionStore } from '../mcp/redis-mcp-sessions';
-import { mcpLimitsOf } from '../mcp/mcp-limits';
+import { mcpLimitsOf } from '../config/mcp-limits';
 import { RedisRunnerLeases } from './redis-runner-leases';
 import { newRunnerId } from '../queries/query-event-log';
 

@@ -5,7 +5,7 @@ import type { ServerConfig } from '../config/server-config';
 import type { ActiveConnection } from './connection-source';
 import { DriverPool } from './driver-pool';
 import { ToolCatalog } from './tool-catalog';
-import type { ClusterBus } from '../cluster/cluster-bus';
+import type { ClusterBus } from '../ports/cluster-bus';
 
 /** A home family with a counting provider: how often the catalogue opens and closes its drivers. */
 function countingHome() {

@@ -23,8 +23,8 @@ import { ApiError } from '../http/api-error';
 import { CONNECTION_SOURCE, type ActiveConnection, type ConnectionSource } from './connection-source';
 import { DriverPool } from './driver-pool';
 import { AccountToolsCache } from './account-tools-cache';
-import { CLUSTER_BUS } from '../cluster/cluster-tokens';
-import type { ClusterBus } from '../cluster/cluster-bus';
+import { CLUSTER_BUS } from '../ports/cluster-tokens';
+import type { ClusterBus } from '../ports/cluster-bus';
 
 export const TOOL_FAMILIES = Symbol('TOOL_FAMILIES');
 
