@@ -132,6 +132,7 @@ export { type ProblemErrorOptions, ProblemError, OperatorError } from './lib/err
 export { healthSchema, readinessSchema, type Health, type Readiness } from './lib/health';
 export {
   catalogueFamilySchema,
+  FAMILY_NAME_PATTERN,
   toolFamilySchema,
   toolInfoSchema,
   toolListSchema,

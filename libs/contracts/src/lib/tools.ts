@@ -1,11 +1,21 @@
 import { z } from 'zod';
 import { scopeSchema } from './scopes';
 
-/** The tool families of SPEC §3 (a connection belongs to one). */
-export const toolFamilySchema = z.enum(['memory', 'email', 'calendar', 'files', 'web', 'home']);
+/** A tool family's name: its tools are named `<family>_<verb>`. */
+export const FAMILY_NAME_PATTERN = /^[a-z][a-z0-9]*$/;
 
-/** A tool's family in the catalogue: one of SPEC §3's, or `custom` for a self-hosted server's own tools (SPEC §6). */
-export const catalogueFamilySchema = z.enum([...toolFamilySchema.options, 'custom']);
+/**
+ * A tool family (SPEC §3; a connection belongs to one). The families are the server's own — `GET /tools` lists
+ * them — not a closed list of the contract: the product's are `memory`, `email`, `calendar`, `files`, `web` and
+ * `home`, and `custom` for a self-hosted server's own tools (SPEC §6).
+ */
+export const toolFamilySchema = z
+  .string()
+  .regex(FAMILY_NAME_PATTERN)
+  .meta({ examples: ['memory', 'email', 'calendar', 'files', 'web', 'home', 'custom'] });
+
+/** A tool's family in the catalogue (the same grammar as a connection's). */
+export const catalogueFamilySchema = toolFamilySchema;
 
 /** One tool of the catalogue (SPEC §3 `GET /tools`); the same name in queries, here and in MCP. */
 export const toolInfoSchema = z

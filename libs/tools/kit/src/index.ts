@@ -21,7 +21,7 @@ export {
   defineFamily,
   servesTool,
   ConnectionTestError,
-  TOOL_FAMILIES,
+  familyInstructions,
   type DefaultConnection,
   type Deployment,
   type Driver,
@@ -29,7 +29,6 @@ export {
   type FamilyLanguage,
   type ProviderDefinition,
   type ToolFamily,
-  type ToolFamilyName,
 } from './lib/family';
 export type { BuiltinAction, PhraseContext, PhraseRule } from './lib/phrases';
 export { asSentence, capitalise, joinAnd, toSecondPerson } from './lib/person';

@@ -47,6 +47,8 @@ export interface RunInput {
   recalled: ReadonlyArray<{ content: string; created_at: string }>;
   /** The tools the run may use, each with the driver of the connection it goes through. */
   tools: readonly ConnectedTool[];
+  /** What the families of `tools` tell a language model about them (`familyInstructions` of the tool kit). */
+  instructions?: readonly string[];
   /** The user's IANA time zone. */
   timeZone: string;
   /** The account's other tools and why the run may not use them, so that the answer can say what to change. */
@@ -116,10 +118,7 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
   });
   // Everything a step's request holds besides the conversation is the same for every step: made once.
   const prompt = initialPrompt(
-    systemPrompt(
-      input.recalled,
-      input.tools.map((t) => t.name),
-    ),
+    systemPrompt(input.recalled, input.instructions ?? []),
     input.history,
     input.text,
   );

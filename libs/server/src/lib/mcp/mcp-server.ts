@@ -1,13 +1,19 @@
 import type { Server } from '@modelcontextprotocol/server';
 import type { Principal } from '@assistant/auth';
+import { joinAnd } from '@assistant/tool-kit';
 import type { ToolCatalog } from '../tools/tool-catalog';
 import { callMcpTool, mcpToolOf } from './mcp-tools';
 import type { McpSdk } from './mcp-sdk';
 import { serverPackageVersion } from './server-version';
 
-const INSTRUCTIONS =
-  'The tools of the user’s Assistant account: mail, calendar, files, web, smart home and memories, as the account ' +
-  'has them and this token allows. Tools that change something say so; ask the user before calling them.';
+/** What an MCP client is told of the server: its families, as the catalogue has them. */
+function instructionsOf(catalog: ToolCatalog): string {
+  return (
+    `The tools of the user’s Assistant account (${joinAnd(catalog.families.map((family) => family.name))}), as ` +
+    'the account has them and this token allows. Tools that change something say so; ask the user before ' +
+    'calling them.'
+  );
+}
 
 export interface McpServerDeps {
   catalog: ToolCatalog;
@@ -22,7 +28,7 @@ export interface McpServerDeps {
 export function mcpServerFor(sdk: McpSdk, principal: Principal, deps: McpServerDeps): Server {
   const server = new sdk.Server(
     { name: 'assistant', title: 'Assistant', version: serverPackageVersion() },
-    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: true } }, instructions: instructionsOf(deps.catalog) },
   );
   server.setRequestHandler('tools/list', async () => ({
     tools: (await deps.catalog.forRun(principal)).tools.map(mcpToolOf),

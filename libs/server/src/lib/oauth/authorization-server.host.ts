@@ -7,7 +7,7 @@ import type { Storage } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
 import { PublicAddress } from '../http/public-address';
-import { secretsKeyOf } from '../connections/secret-box';
+import { secretsKeyOf } from '../tools/secret-box';
 import { WebSessions } from '../web/web-sessions';
 import { createAuthorizationServer, providerCallback, type Provider } from './authorization-server';
 import { isAuthorizationRequest, isProviderRequest } from './provider-routes';

@@ -7,7 +7,7 @@ import {
   type QueryEventBody,
 } from '@assistant/contracts';
 import { ModelCatalog, runQuery, toolCallsOf } from '@assistant/agent-core';
-import type { ToolFamily } from '@assistant/tool-kit';
+import { familyInstructions, type ToolFamily } from '@assistant/tool-kit';
 import { AuthError, type Principal } from '@assistant/auth';
 import { newId, type Storage } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
@@ -145,6 +145,10 @@ export class QueriesService implements BeforeApplicationShutdown {
         history,
         recalled,
         tools,
+        instructions: familyInstructions(
+          this.families,
+          tools.map((tool) => tool.name),
+        ),
         withheldTools: withheld,
         timeZone: this.config.queries.timeZone,
         confirm: (call) => this.confirmations.wait(queryId, call.callId, controller.signal),

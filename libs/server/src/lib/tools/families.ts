@@ -7,8 +7,11 @@ import { calendarFamily } from '@assistant/tools-calendar';
 import { emailFamily } from '@assistant/tools-email';
 
 /**
- * The tool families this server offers: the one list that queries, `GET /tools`, the built-in model's phrasings
- * and (later) MCP all derive from. A family is added here and nowhere else.
+ * The product's tool families: what a server offers unless its composition is given others
+ * (`ServerParts.families`). Queries, `GET /tools`, MCP (its list and instructions), the built-in model's
+ * phrasings and help, and a language model's instructions all derive from the families the server is given; no
+ * other list names them. A family's tools name scopes of the contract (`SCOPE_DESCRIPTIONS`), which tokens and
+ * the consent page know.
  */
 export const FAMILIES: readonly ToolFamily[] = [
   memoryFamily as ToolFamily,

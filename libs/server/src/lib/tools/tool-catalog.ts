@@ -12,7 +12,6 @@ import {
   type ProviderDefinition,
   type ToolDefinition,
   type ToolFamily,
-  type ToolFamilyName,
   type WithheldTool,
 } from '@assistant/tool-kit';
 import type { MemoryDriver } from '@assistant/tools-memory';
@@ -42,8 +41,8 @@ export interface RunTools {
 /**
  * The one place that knows which tools an account has: the families' tools, connected to the account's active
  * connections (the memory family to this server's storage; a self-hosted server's custom tools need none),
- * filtered by the caller's scopes and the query's own `tools` list, in a stable order. Queries and `GET /tools`
- * use it, and MCP will. Emits a change event per account when its connections change, and for every account
+ * filtered by the caller's scopes and the query's own `tools` list, in a stable order. Queries, `GET /tools`
+ * and MCP use it. Emits a change event per account when its connections change, and for every account
  * when a family's tools change (the custom tools folder): MCP's `notifications/tools/list_changed`.
  */
 @Injectable()
@@ -55,7 +54,7 @@ export class ToolCatalog implements OnApplicationShutdown {
   private readonly changes = new EventEmitter();
   private readonly shutdown = new AbortController();
   /** The drivers of the families this server serves itself (no provider): memory over its storage. */
-  private readonly ownDrivers: Partial<Record<ToolFamilyName, unknown>>;
+  private readonly ownDrivers: Partial<Record<string, unknown>>;
   private readonly unwatch: Array<() => void>;
 
   constructor(

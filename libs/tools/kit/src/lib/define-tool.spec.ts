@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as kit from '../index';
 import { defineTool, isToolDefinition, parseToolInput, TOOL_DEFINITION, ToolInputError } from './define-tool';
-import { defineFamily } from './family';
+import { defineFamily, familyInstructions } from './family';
 import { allowedTools, withheldTools } from './tool-registry';
 
 const tool = (name: string, scope: 'read:memories' | 'write:memories') =>
@@ -71,6 +71,33 @@ describe('defineTool and the registry', () => {
     };
     expect(() => defineFamily({ ...family, name: 'web', tools })).toThrow(/must be named web_<verb>/);
     expect(defineFamily({ ...family, name: 'memory', tools }).tools).toHaveLength(2);
+  });
+
+  it('takes a family by any name of the grammar, and refuses one outside it', () => {
+    const family = {
+      description: 'd',
+      topic: { about: 'a', keywords: [] },
+      providers: [],
+      tools: [],
+      phrases: [],
+      answer: () => '',
+    };
+    expect(defineFamily({ ...family, name: 'tide2' }).name).toBe('tide2');
+    for (const name of ['Tide', 'tide_times', '2tide', ''])
+      expect(() => defineFamily({ ...family, name })).toThrow(/lowercase letters and digits/);
+  });
+
+  it("has each family that has some of the run's tools say what it tells a language model, once", () => {
+    const families = [
+      { tools, instructions: (own: readonly string[]) => `use ${own.join(' and ')}` },
+      { tools: [], instructions: () => 'never said: none of its tools is in the run' },
+      { tools },
+    ];
+    expect(familyInstructions(families, ['memory_search'])).toEqual(['use memory_search']);
+    expect(familyInstructions(families, ['memory_save', 'memory_search'])).toEqual([
+      'use memory_search and memory_save',
+    ]);
+    expect(familyInstructions(families, ['web_fetch'])).toEqual([]);
   });
 
   it('keeps only the tools the scopes allow, in a stable order', () => {

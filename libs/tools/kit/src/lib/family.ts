@@ -1,13 +1,7 @@
 import type { z } from 'zod';
 import type { ToolDefinition } from './define-tool';
 import type { PhraseRule } from './phrases';
-
-/**
- * The tool families of SPEC §3, one lib each under libs/tools/, and `custom`: the tools a self-hosted server
- * loads from its tools folder (SPEC §6), named `custom_<verb>`.
- */
-export const TOOL_FAMILIES = ['memory', 'email', 'calendar', 'files', 'web', 'home', 'custom'] as const;
-export type ToolFamilyName = (typeof TOOL_FAMILIES)[number];
+import { FAMILY_NAME_PATTERN } from '@assistant/contracts';
 
 /** Where a server runs: a provider may exist on one only (a local folder is for a self-hosted server). */
 export type Deployment = 'hosted' | 'self-hosted';
@@ -94,12 +88,20 @@ export interface DefaultConnection {
 }
 
 /**
- * A tool family as a plug-in: its providers, its tools (one file each, with the driver type of the family) and
- * what the built-in model knows of it. No Nest, no TypeORM, no Fastify in a family.
+ * A tool family as a plug-in: its name, its providers, its tools (one file each, with the driver type of the
+ * family; each names the scope it needs), what a language model is told of it and what the built-in model knows
+ * of it. No Nest, no TypeORM, no Fastify in a family. Nothing else lists families: the server offers the ones
+ * its composition root is given (the product's in libs/server `tools/families.ts`).
  */
 export interface ToolFamily<D = unknown> {
-  name: ToolFamilyName;
+  /** Lowercase letters and digits (`FAMILY_NAME_PATTERN`); its tools are named `<name>_<verb>`. */
+  name: string;
   description: string;
+  /**
+   * What a language model is told about this family's tools, given the names of those the run has (never
+   * none): when to use which. Absent, the tools' own descriptions say it all.
+   */
+  instructions?(tools: readonly string[]): string;
   /**
    * What the family is about, for the built-in model's answer when the account has none of its tools ("I have no
    * tool for your mail on this account…"): its words in a request, tried before any family's catch-all rules.
@@ -125,8 +127,13 @@ export interface ToolFamily<D = unknown> {
   unavailable?(tool: string, available: readonly string[]): string;
 }
 
-/** Declares a family; checks that each tool's name starts with `<family>_`. */
+/** Declares a family; checks its name, and that each tool's name starts with `<family>_`. */
 export function defineFamily<D>(family: ToolFamily<D>): ToolFamily<D> {
+  if (!FAMILY_NAME_PATTERN.test(family.name)) {
+    throw new Error(
+      `family name ${family.name} must be lowercase letters and digits, starting with a letter`,
+    );
+  }
   const providers = new Set(family.providers.map((p) => p.name));
   for (const tool of family.tools) {
     if (!tool.name.startsWith(`${family.name}_`)) {
@@ -137,6 +144,21 @@ export function defineFamily<D>(family: ToolFamily<D>): ToolFamily<D> {
       throw new Error(`tool ${tool.name} names ${unknown}, which is no provider of family ${family.name}`);
   }
   return family;
+}
+
+/**
+ * What the families tell a language model about the run's tools (`toolNames`): each family that has one of
+ * them says it once, in the families' order.
+ */
+export function familyInstructions(
+  families: readonly Pick<ToolFamily, 'tools' | 'instructions'>[],
+  toolNames: readonly string[],
+): string[] {
+  const present = new Set(toolNames);
+  return families.flatMap((family) => {
+    const own = family.tools.map((tool) => tool.name).filter((name) => present.has(name));
+    return own.length > 0 && family.instructions ? [family.instructions(own)] : [];
+  });
 }
 
 /** Whether a connection of `provider` can serve `tool` (see `ToolDefinition.providers`). */

@@ -5,6 +5,12 @@ import { memorySave } from './tools/memory-save.tool';
 import { memorySearch } from './tools/memory-search.tool';
 
 describe('the memory family', () => {
+  it('tells a language model when to use each of its tools the run has, and only those', () => {
+    const both = memoryFamily.instructions?.(['memory_save', 'memory_search']) ?? '';
+    expect(both).toMatch(/Use memory_save when .*\nUse memory_search when /);
+    expect(memoryFamily.instructions?.(['memory_search'])).not.toContain('memory_save');
+  });
+
   it('holds memory_save to the limit of POST /memories, and says what is wrong in plain words', () => {
     const longest = 'a'.repeat(LIMITS.maxMemoryChars);
     expect(parseToolInput(memorySave, { content: ` ${longest} ` })).toEqual({ content: longest });

@@ -10,6 +10,15 @@ export const memoryFamily = defineFamily<MemoryDriver>({
   name: 'memory',
   description: 'Facts the user asked the assistant to remember, recalled when they matter.',
   topic: { about: 'what you told me', keywords: ['remember', 'memory', 'memories'] },
+  instructions: (tools) =>
+    [
+      ...(tools.includes(memorySave.name)
+        ? ['Use memory_save when the user tells you something worth remembering about them.']
+        : []),
+      ...(tools.includes(memorySearch.name)
+        ? ['Use memory_search when an answer may be in what the user told you before.']
+        : []),
+    ].join('\n'),
   providers: [],
   tools: [memorySave, memorySearch],
   phrases: memoryPhrases,

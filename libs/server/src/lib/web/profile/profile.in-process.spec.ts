@@ -7,7 +7,7 @@ import { TokenService } from '@assistant/auth';
 import { startInProcessApp, type InProcessApp } from '../../../testing/in-process-app';
 import { PageClient } from '../../../testing/page-client';
 import { createAccount } from '../../accounts/create-account';
-import { ConnectionsService } from '../../connections/connections.service';
+import { ConnectionsService } from '../../tools/connections.service';
 
 let api: InProcessApp;
 let tokens: TokenService;

@@ -4,7 +4,7 @@ import { TokenService } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../../ports/core-tokens';
 import type { ServerConfig } from '../../config/server-config';
-import { ConnectionsService } from '../../connections/connections.service';
+import { ConnectionsService } from '../../tools/connections.service';
 import { formList, formText } from '../forms';
 import { html, renderPage } from '../page';
 import { notFoundPage } from '../page-parts';

@@ -12,7 +12,7 @@ import type { Storage, StoredConnection } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
 import { ApiError } from '../http/api-error';
-import { TOOL_FAMILIES, ToolCatalog } from '../tools/tool-catalog';
+import { TOOL_FAMILIES, ToolCatalog } from './tool-catalog';
 import { presentConnection, presentDefaultConnection } from './connection.presenter';
 import { SecretBox } from './secret-box';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Storage } from '@assistant/storage';
 import { STORAGE } from '../ports/core-tokens';
-import type { ActiveConnection, ConnectionSource } from '../tools/connection-source';
+import type { ActiveConnection, ConnectionSource } from './connection-source';
 import { SecretBox } from './secret-box';
 
 /** The catalogue's view of the connections resource: an account's working connections, secrets opened. */

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { QueryEvent } from '@assistant/contracts';
-import { FAMILIES } from '../tools/families';
+import { FAMILIES } from './families';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
 
 /**
