@@ -8,7 +8,7 @@ import { RedisClusterBus } from './redis-cluster-bus';
 import { RedisRunSlots } from './redis-run-slots';
 import { RedisQueryEventLog } from './redis-query-event-log';
 import { RedisConfirmationExchange } from './redis-confirmation-exchange';
-import { RedisMcpSessionStore } from '../mcp/redis-mcp-sessions';
+import { RedisMcpSessionStore } from './redis-mcp-sessions';
 import { mcpLimitsOf } from '../config/mcp-limits';
 import { RedisRunnerLeases } from './redis-runner-leases';
 import { newRunnerId } from '../queries/query-event-log';

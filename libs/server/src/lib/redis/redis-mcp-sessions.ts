@@ -1,6 +1,6 @@
 import type { Principal } from '@assistant/auth';
-import type { RedisConnections } from '../redis/redis-connections';
-import { redisUnavailable } from '../redis/redis-connections';
+import type { RedisConnections } from './redis-connections';
+import { redisUnavailable } from './redis-connections';
 import type { McpLimits } from '../config/mcp-limits';
 import {
   credentialOf,
@@ -9,7 +9,7 @@ import {
   type McpSession,
   type McpSessionStore,
   type RequestId,
-} from './mcp-sessions';
+} from '../mcp/mcp-sessions';
 
 /** Redis's own clock in ms, so that instances with skewed clocks agree on idle times. */
 const NOW_MS = `
