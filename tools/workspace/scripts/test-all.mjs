@@ -3,10 +3,12 @@
  * The whole test suite, as the README's second command runs it: build, the type check of every project's sources
  * and tests, lint (with module boundaries), unit and integration tests of every project, the end-to-end suites
  * against SQLite and PostgreSQL, and the supported Node versions (node-versions-checks.mjs: the packages installed
- * from their tarballs on this Node and on Node 24, the self-hosted e2e suites on Node 24). Ends with one
+ * from their tarballs on this Node and on Node 24, and from a local registry they are published to, the
+ * self-hosted e2e suites on Node 24). Ends with one
  * line: "N passed, N failed". First it starts every service the suites need (test-services.mjs): PostgreSQL at
  * $ASSISTANT_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), Redis (the suites use
- * $ASSISTANT_TEST_REDIS_URL, default database 15, never 0), mail, calendar, WebDAV, MQTT, Chromium and Node 24.
+ * $ASSISTANT_TEST_REDIS_URL, default database 15, never 0), mail, calendar, WebDAV, MQTT, Chromium, Node 24 and
+ * Verdaccio.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * Brings up every service the test suites need, as the first step of `npm test` (and so of CI): PostgreSQL,
  * Redis, the mail, calendar, WebDAV and MQTT servers the tool families are tested against, Chromium for the
- * pages, Node 24 for the supported-versions checks, and kubectl to render deploy/kubernetes.
+ * pages, Node 24 and Verdaccio for the supported-versions checks, and kubectl to render deploy/kubernetes.
  *
  * Each service is `tools/workspace/services/<name>.sh` (idempotent: starts it on loopback, seeded, unless it
  * already runs) with, beside it, `<name>.packages`: the Debian packages it needs, one per line. Missing packages

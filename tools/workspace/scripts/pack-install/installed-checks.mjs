@@ -112,10 +112,13 @@ export async function checkServeAnswers(server) {
 /**
  * `npx <spec> --help` prints the launcher's usage on stderr, exit 0, and nothing on stdout (stdout carries
  * JSON-RPC only). `spec` is the command (`assistant-mcp`) or the package, as MCP clients' `npx -y @assistant/mcp`.
+ * With `fetch`, npx may fetch the package from the registry (`-y`, as MCP clients run it); otherwise it must be
+ * installed in `folder` already.
  */
-export function checkMcpHelp(folder, runtime, spec) {
-  const result = runIn(folder, runtime, 'npx', ['--yes=false', spec, '--help'], 60_000);
-  if (result.status !== 0) throw failure(`npx ${spec} --help failed`, result);
+export function checkMcpHelp(folder, runtime, spec, { fetch = false } = {}) {
+  const args = [fetch ? '-y' : '--yes=false', spec, '--help'];
+  const result = runIn(folder, runtime, 'npx', args, fetch ? 5 * 60_000 : 60_000);
+  if (result.status !== 0) throw failure(`npx ${args.join(' ')} failed`, result);
   if (result.stdout !== '') throw new Error(`npx ${spec} --help wrote to stdout: ${result.stdout}`);
   if (!/^Usage:/m.test(result.stderr) || !result.stderr.includes('assistant-mcp')) {
     throw new Error(`npx ${spec} --help printed no usage on stderr:\n${result.stderr}`);
