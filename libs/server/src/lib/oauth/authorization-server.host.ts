@@ -8,11 +8,11 @@ import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
 import { PublicAddress } from '../http/public-address';
 import { secretsKeyOf } from '../tools/secret-box';
-import { WebSessions } from '../web/web-sessions';
+import { WebSessions } from '../sessions/web-sessions';
 import { createAuthorizationServer, providerCallback, type Provider } from './authorization-server';
 import { isAuthorizationRequest, isProviderRequest } from './provider-routes';
 import { handedOverAtPublicAddress, providerResponse } from './provider-request';
-import { ProviderSessions } from './provider-sessions';
+import { ProviderSessions } from '../sessions/provider-sessions';
 
 /** Purges expired codes, tokens and interactions this often. */
 const PURGE_EVERY_MS = 60 * 60_000;

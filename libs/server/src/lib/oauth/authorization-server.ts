@@ -10,7 +10,7 @@ import { clientMetadataRefusal } from './client-metadata';
 import { CLIENT_DOCUMENT_LIMITS, clientDocumentFetch } from './client-document-fetch';
 import { OAUTH_ROUTES } from './provider-routes';
 import { renderProviderError } from './provider-pages';
-import { PROVIDER_INTERACTION_COOKIE, PROVIDER_SESSION_COOKIE } from './provider-sessions';
+import { PROVIDER_INTERACTION_COOKIE, PROVIDER_SESSION_COOKIE } from '../sessions/provider-sessions';
 
 // oidc-provider is ESM-only: its types come in through `import type`, the module through `import()`.
 type OidcModule = typeof import('oidc-provider', { with: { 'resolution-mode': 'import' } });

@@ -4,17 +4,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SCOPE_DESCRIPTIONS, isScope, type Scope } from '@assistant/contracts';
 import type { Storage } from '@assistant/storage';
 import { STORAGE } from '../ports/core-tokens';
-import { WebSessions } from '../web/web-sessions';
-import { html, renderPage } from '../web/page';
-import { CSRF_FIELD, formText } from '../web/forms';
-import { csrfField } from '../web/page-parts';
+import { WebSessions } from '../sessions/web-sessions';
+import { html, renderPage } from '../pages/page';
+import { CSRF_FIELD, formText } from '../pages/forms';
+import { csrfField } from '../pages/page-parts';
 import { PublicAddress } from '../http/public-address';
 import { AuthorizationServerHost } from './authorization-server.host';
 import { DELEGABLE_SCOPES, INTERACTION_PATH } from './authorization-server';
 import { OAUTH_ROUTES } from './provider-routes';
 import { viewedAtPublicAddress, providerResponse } from './provider-request';
-import { PROVIDER_INTERACTION_COOKIE } from './provider-sessions';
-import { readCookie } from '../web/session-cookie';
+import { PROVIDER_INTERACTION_COOKIE } from '../sessions/provider-sessions';
+import { readCookie } from '../sessions/session-cookie';
 
 interface ConsentDetails {
   missingResourceScopes?: Record<string, string[]>;

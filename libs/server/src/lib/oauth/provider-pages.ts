@@ -1,4 +1,4 @@
-import { html, pageDocument, PAGE_HEADERS } from '../web/page';
+import { html, pageDocument, PAGE_HEADERS } from '../pages/page';
 
 /** The part of a Koa context the provider's `renderError` is given that the page needs. */
 interface ErrorPageContext {

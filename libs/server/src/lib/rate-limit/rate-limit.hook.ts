@@ -4,7 +4,7 @@ import type { Principal } from '@assistant/auth';
 import type { RateLimitStore } from './rate-limit.store';
 import type { RateLimitConfig } from '../config/server-config';
 import { replyWithProblem, type ProblemAnswer } from '../http/reply-problem';
-import { CREDENTIAL_PAGE_ROUTES } from '../web/page-route';
+import { CREDENTIAL_PAGE_ROUTES } from '../pages/page-route';
 import { isClientRegistration, isProviderRequest } from '../oauth/provider-routes';
 
 /**

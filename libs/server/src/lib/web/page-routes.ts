@@ -3,11 +3,11 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError } from '@assistant/contracts';
 import { safeUrl } from '../http/logging';
-import { CSRF_FIELD, formText } from './forms';
-import { messagePage, notFoundPage, refusedFormPage } from './page-parts';
-import type { PageRoute } from './page-route';
-import { STYLESHEET, STYLESHEET_PATH } from './stylesheet';
-import { WebSessions } from './web-sessions';
+import { CSRF_FIELD, formText } from '../pages/forms';
+import { messagePage, notFoundPage, refusedFormPage } from '../pages/page-parts';
+import type { PageRoute } from '../pages/page-route';
+import { STYLESHEET, STYLESHEET_PATH } from '../pages/stylesheet';
+import { WebSessions } from '../sessions/web-sessions';
 import { SignInPages } from './sign-in.pages';
 import { ProfilePages } from './profile/profile.pages';
 

@@ -3,15 +3,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
-import { formText } from './forms';
-import { html, renderPage, type Html } from './page';
-import { csrfField, messagePage, notFoundPage } from './page-parts';
-import { PAGE_PATHS, type PageRoute } from './page-route';
+import { formText } from '../pages/forms';
+import { html, renderPage, type Html } from '../pages/page';
+import { csrfField, messagePage, notFoundPage } from '../pages/page-parts';
+import { PAGE_PATHS, type PageRoute } from '../pages/page-route';
 import { LOCKOUT_WINDOW_MS, PasswordAccounts, type FieldProblem } from './password-accounts';
 import { MIN_PASSWORD_LENGTH } from './passwords';
 import { AFTER_SIGN_IN, safeReturnTo } from './return-to';
 import { useSignInLink } from './sign-in-links';
-import { WebSessions } from './web-sessions';
+import { WebSessions } from '../sessions/web-sessions';
 
 interface SignInForm {
   email: string;

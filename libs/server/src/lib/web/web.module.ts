@@ -5,7 +5,7 @@ import { PasswordAccounts } from './password-accounts';
 import { IntegrationsSection } from './profile/integrations-section';
 import { ProfilePages } from './profile/profile.pages';
 import { SignInPages } from './sign-in.pages';
-import { WebSessions } from './web-sessions';
+import { WebSessions } from '../sessions/web-sessions';
 
 /**
  * The pages outside /api/v1: sign-up and sign-in (hosted), the one-time sign-in link (self-hosted), sign-out and

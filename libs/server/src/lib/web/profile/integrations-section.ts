@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Integration } from '@assistant/contracts';
 import { IntegrationsService } from '../../oauth/integrations.service';
-import { html, type Html } from '../page';
-import { buttonForm, itemTable, timeOf } from '../page-parts';
-import { PAGE_PATHS } from '../page-route';
+import { html, type Html } from '../../pages/page';
+import { buttonForm, itemTable, timeOf } from '../../pages/page-parts';
+import { PAGE_PATHS } from '../../pages/page-route';
 import { pathWithId, scopeList } from './profile-sections';
 
 /** What a section of /profile is drawn for. */

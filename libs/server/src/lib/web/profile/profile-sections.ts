@@ -1,8 +1,8 @@
 import { SCOPE_DESCRIPTIONS, ALL_SCOPES, type Connection, type Deployment } from '@assistant/contracts';
 import type { TokenEntity, UserEntity } from '@assistant/storage';
-import { html, type Html } from '../page';
-import { buttonForm, csrfField, itemTable, timeOf } from '../page-parts';
-import { PAGE_PATHS } from '../page-route';
+import { html, type Html } from '../../pages/page';
+import { buttonForm, csrfField, itemTable, timeOf } from '../../pages/page-parts';
+import { PAGE_PATHS } from '../../pages/page-route';
 import { TOKEN_EXPIRY_CHOICES, type TokenFormInput } from './token-form';
 
 /** The pieces of /profile, one function each; profile.pages.ts puts them together. */

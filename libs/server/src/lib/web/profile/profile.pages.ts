@@ -5,11 +5,11 @@ import type { Storage } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../../ports/core-tokens';
 import type { ServerConfig } from '../../config/server-config';
 import { ConnectionsService } from '../../tools/connections.service';
-import { formList, formText } from '../forms';
-import { html, renderPage } from '../page';
-import { notFoundPage } from '../page-parts';
-import { PAGE_PATHS, paramOf, type PageRoute } from '../page-route';
-import { WebSessions } from '../web-sessions';
+import { formList, formText } from '../../pages/forms';
+import { html, renderPage } from '../../pages/page';
+import { notFoundPage } from '../../pages/page-parts';
+import { PAGE_PATHS, paramOf, type PageRoute } from '../../pages/page-route';
+import { WebSessions } from '../../sessions/web-sessions';
 import { IntegrationsSection } from './integrations-section';
 import {
   accountSection,

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Storage } from '@assistant/storage';
 import { STORAGE } from '../ports/core-tokens';
-import { readCookie } from '../web/session-cookie';
+import { readCookie } from './session-cookie';
 
 /** The cookie in which the authorization server keeps its browser session's id (oidc-provider's `cookies.names`). */
 export const PROVIDER_SESSION_COOKIE = '_session';

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Storage, WebSession } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
-import { ProviderSessions } from '../oauth/provider-sessions';
+import { ProviderSessions } from './provider-sessions';
 import { appendSetCookie, readCookie, sessionCookie, sessionCookieName } from './session-cookie';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
