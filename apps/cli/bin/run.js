@@ -6,11 +6,9 @@
 const oclif = () => require('@oclif/core').execute({ dir: __dirname }).catch(require('@oclif/core/handle'));
 const [command, ...rest] = process.argv.slice(2);
 // Node 22.1 and later keep the compiled code of every module in a cache on disk (under the OS's temp folder), so
-// that each later command starts without parsing them again. Node 20 has no such cache: `serve`, whose start
-// compiles ~2,000 modules, brings its own (dist/lib/compile-cache.js).
-const { enableCompileCache } = require('node:module');
-if (enableCompileCache) enableCompileCache();
-else if (command === 'serve') require('../dist/lib/compile-cache').installCompileCache('serve');
+// that each later command starts without parsing them again. Node 20 (end of life) has no such cache and runs
+// untuned.
+require('node:module').enableCompileCache?.();
 const withoutOclif = {
   chat: () => require('../dist/chat/fast-chat').chatWithoutOclif(rest),
   serve: () => require('../dist/serve/fast-serve').serveWithoutOclif(rest),

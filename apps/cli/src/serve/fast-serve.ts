@@ -1,4 +1,3 @@
-import { finishCompileCache } from '../lib/compile-cache';
 import { exitOnceWritten } from '../lib/exit-once-written';
 import { parsePlainCommandLine } from '../lib/plain-command-line';
 import { SERVE_FLAGS } from './serve-flags';
@@ -15,7 +14,6 @@ export async function serveWithoutOclif(argv: readonly string[]): Promise<boolea
   const outcome = await runServe(parsed.flags);
   if (outcome.code === 0) {
     process.stdout.write(`${outcome.output}\n`);
-    finishCompileCache();
   } else {
     process.stderr.write(`${outcome.message}\n`);
     exitOnceWritten(outcome.code);
