@@ -25,6 +25,7 @@ export {
   ConnectionError,
   ProtocolError,
   StreamInterruptedError,
+  systemErrorCode,
 } from './lib/errors';
 // The contract's types that appear in this client's API, so that a user needs only this package.
 export type {

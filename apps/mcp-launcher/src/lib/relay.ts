@@ -3,6 +3,7 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { systemErrorCode } from '@assistant/client';
 import {
   ErrorCode,
   isJSONRPCErrorResponse,
@@ -531,23 +532,6 @@ const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
 function isNotConnected(error: unknown): boolean {
   const code = systemErrorCode(error);
   return code !== undefined && NOT_CONNECTED.has(code);
-}
-
-/** `ECONNREFUSED` and friends, from undici's `TypeError('fetch failed', { cause })`. */
-function systemErrorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-    const candidate = current as { code?: unknown; errors?: unknown; cause?: unknown };
-    if (typeof candidate.code === 'string' && /^(E[A-Z0-9_]+|UND_ERR\w*)$/.test(candidate.code)) {
-      return candidate.code;
-    }
-    if (Array.isArray(candidate.errors) && candidate.errors.length > 0) {
-      const inner = systemErrorCode(candidate.errors[0]);
-      if (inner) return inner;
-    }
-    current = candidate.cause;
-  }
-  return undefined;
 }
 
 function describe(error: unknown): string {
