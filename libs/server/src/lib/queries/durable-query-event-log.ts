@@ -25,18 +25,6 @@ export interface DurableQueryEventLogOptions {
 }
 
 /**
- * A live query event log (memory today, Redis later) written behind to the database, so that a query outlives
- * its process: its status and events after a restart, and `query.incomplete` (`interrupted`) for a run a crash
- * cut short. The stream never waits for the database per event: events are written in batches a short while
- * after they happen, and the terminal event is written (with everything before it, and then the query's status)
- * before anyone hears it. Queries that the live log does not hold — from before a restart, evicted after their
- * retention, or run by another process — are read from the database.
- *
- * A live copy of a query that another process runs is trusted only while the database does not hold its end and
- * the live log vouches for it (its runner lives: RunnerLiveness): after a crash, or a Redis outage that cost the
- * copy some writes, every instance reads the database, which holds what the runner, or recovery, stored last.
- */
-/**
  * How many events wait for the database at most while it cannot be written to: a few minutes of a busy process's
  * streams; beyond, the oldest are dropped (the queries still end, their streams are only incomplete).
  */
@@ -47,6 +35,18 @@ interface PendingWrite extends EventToStore {
   at?: Date;
 }
 
+/**
+ * A live query event log (in memory on a self-hosted server, Redis Streams on the hosted API) written behind to
+ * the database, so that a query outlives its process: its status and events after a restart, and
+ * `query.incomplete` (`interrupted`) for a run a crash cut short. The stream never waits for the database per event: events are written in batches a short while
+ * after they happen, and the terminal event is written (with everything before it, and then the query's status)
+ * before anyone hears it. Queries that the live log does not hold — from before a restart, evicted after their
+ * retention, or run by another process — are read from the database.
+ *
+ * A live copy of a query that another process runs is trusted only while the database does not hold its end and
+ * the live log vouches for it (its runner lives: RunnerLiveness): after a crash, or a Redis outage that cost the
+ * copy some writes, every instance reads the database, which holds what the runner, or recovery, stored last.
+ */
 export class DurableQueryEventLog implements QueryEventLog {
   /** Events to write, oldest first; a terminal event carries when its query ended (`at`). */
   private pending: PendingWrite[] = [];
