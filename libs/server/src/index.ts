@@ -1,7 +1,7 @@
 export { AppModule } from './lib/bootstrap/app.module';
 export { createHttpApp } from './lib/http/create-http-app';
 export { ApiError } from './lib/http/api-error';
-export { ConfigError, type ServerConfig, type RateLimitConfig } from './lib/config/server-config';
+export type { ServerConfig, RateLimitConfig } from './lib/config/server-config';
 export { SELF_HOST_SETTINGS, HOSTED_SETTINGS } from './lib/config/settings';
 export { configTable, withConfigTable } from './lib/config/config-table';
 export { MemoryRateLimitStore, type RateLimitStore } from './lib/rate-limit/rate-limit.store';

@@ -1,5 +1,6 @@
+import { OperatorError } from '@assistant/contracts';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ConfigError, type ServerConfig } from './config/server-config';
+import type { ServerConfig } from './config/server-config';
 import { createHttpApp } from './http/create-http-app';
 import { closeParts, type ServerParts } from './bootstrap/server-parts';
 import { listeningUrl } from './http/public-address';
@@ -35,12 +36,12 @@ export async function listen(
     await app.close().catch(() => undefined);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
-      throw new ConfigError(
+      throw new OperatorError(
         `port ${config.port} on ${config.host} is already in use; is another server running? Choose another with --port`,
       );
     }
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-      throw new ConfigError(`cannot listen on ${config.host}: no such address on this machine`);
+      throw new OperatorError(`cannot listen on ${config.host}: no such address on this machine`);
     }
     throw error;
   }

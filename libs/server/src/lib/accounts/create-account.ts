@@ -1,7 +1,6 @@
-import { ALL_SCOPES, isScope, type Scope } from '@assistant/contracts';
+import { ALL_SCOPES, isScope, OperatorError, type Scope } from '@assistant/contracts';
 import { TokenService } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
-import { ConfigError } from '../config/server-config';
 
 export interface CreatedAccount {
   user_id: string;
@@ -21,7 +20,7 @@ export function parseScopeList(raw: string | undefined): Scope[] {
     .filter(Boolean);
   const unknown = scopes.filter((s) => !isScope(s));
   if (unknown.length)
-    throw new ConfigError(`unknown scopes: ${unknown.join(', ')}; known scopes: ${ALL_SCOPES.join(', ')}`);
+    throw new OperatorError(`unknown scopes: ${unknown.join(', ')}; known scopes: ${ALL_SCOPES.join(', ')}`);
   return scopes as Scope[];
 }
 
@@ -32,9 +31,9 @@ export async function createAccount(
 ): Promise<CreatedAccount> {
   const email = input.email?.trim();
   if (!email || !/^[^\s@]+@[^\s@]+$/.test(email))
-    throw new ConfigError('give the new account an email address with --email');
+    throw new OperatorError('give the new account an email address with --email');
   if (await storage.users.findByEmail(email))
-    throw new ConfigError(`an account with the email ${email} already exists`);
+    throw new OperatorError(`an account with the email ${email} already exists`);
   const user = await storage.users.create({
     email,
     displayName: input.displayName?.trim() || email.split('@')[0],

@@ -1,4 +1,5 @@
 import { chmodSync, existsSync } from 'node:fs';
+import { OperatorError } from '@assistant/contracts';
 import {
   openStorage,
   StorageError,
@@ -6,11 +7,10 @@ import {
   type OpenStorageOptions,
   type Storage,
 } from '@assistant/storage';
-import { ConfigError } from './server-config';
 
 /**
  * Opens the database for a composition root. What the operator can fix (unreachable server, pending migrations)
- * becomes one ConfigError line; an embedded database is made readable by its owner only, whatever the
+ * becomes one OperatorError line; an embedded database is made readable by its owner only, whatever the
  * permissions of the directory it sits in.
  */
 export async function openStorageFor(
@@ -21,7 +21,7 @@ export async function openStorageFor(
   try {
     storage = await openStorage(database, { migrations });
   } catch (error) {
-    throw error instanceof StorageError ? new ConfigError(error.message) : error;
+    throw error instanceof StorageError ? new OperatorError(error.message) : error;
   }
   if (database.dialect === 'sqlite') {
     for (const file of [database.file, `${database.file}-wal`, `${database.file}-shm`]) {

@@ -1,3 +1,4 @@
+import { OperatorError } from '@assistant/contracts';
 import {
   assertModelConfigured,
   DEFAULT_RUN_LIMITS,
@@ -5,7 +6,6 @@ import {
   type ModelSettings,
   type RunLimits,
 } from '@assistant/agent-core';
-import { ConfigError } from './config-error';
 import type { DeploymentSettings } from './settings';
 
 export interface QueryConfig {
@@ -39,7 +39,7 @@ export function queryConfigFrom(settings: DeploymentSettings): QueryConfig {
     try {
       assertModelConfigured(model, models);
     } catch (error) {
-      if (error instanceof ModelUnavailableError) throw new ConfigError(error.message);
+      if (error instanceof ModelUnavailableError) throw new OperatorError(error.message);
       throw error;
     }
   }

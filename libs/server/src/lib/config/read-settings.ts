@@ -1,5 +1,5 @@
+import { OperatorError } from '@assistant/contracts';
 import type { z } from 'zod';
-import { ConfigError } from './config-error';
 import { flagName, settingMeta, type SelfHostFlags } from './settings';
 
 type Env = Record<string, string | undefined>;
@@ -27,7 +27,7 @@ export function readSettings<S extends SettingsSchema>(
   }
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  throw new ConfigError(
+  throw new OperatorError(
     parsed.error.issues
       .map((issue) => {
         const name = String(issue.path[0]);

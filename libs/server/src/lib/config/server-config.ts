@@ -5,8 +5,6 @@ import type { DeploymentSettings } from './settings';
 import type { LogLevel } from './setting-kinds';
 import type { McpLimits } from './mcp-limits';
 
-export { ConfigError } from './config-error';
-
 export type RateLimitConfig = Record<RateLimitResource, { limit: number; windowSeconds: number }>;
 
 /** Everything an HTTP server of either deployment needs, validated before it is built. */

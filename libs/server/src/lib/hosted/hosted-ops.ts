@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../config/server-config';
+import { OperatorError } from '@assistant/contracts';
 import { hostedDatabase } from './hosted';
 import { openStorageFor } from '../config/open-storage';
 import { createAccount, parseScopeList } from '../accounts/create-account';
@@ -39,7 +39,7 @@ export async function runHostedOps(
   }
   if (command === 'migrate') {
     const { values } = parseArgs({ args: rest, options: { check: { type: 'boolean' } }, strict: true });
-    // --check opens the database as the API does, which refuses pending migrations (a ConfigError: exit 1).
+    // --check opens the database as the API does, which refuses pending migrations (a OperatorError: exit 1).
     const storage = await openStorageFor(hostedDatabase(env), values.check ? 'require-current' : 'run');
     await storage.close();
     out('the database schema is up to date');
@@ -79,5 +79,5 @@ export async function runHostedOps(
       await storage.close();
     }
   }
-  throw new ConfigError(`unknown command "${command}"; run assistant-hosted-ops --help`);
+  throw new OperatorError(`unknown command "${command}"; run assistant-hosted-ops --help`);
 }

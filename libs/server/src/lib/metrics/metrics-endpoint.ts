@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError } from '../config/config-error';
+import { OperatorError } from '@assistant/contracts';
 import { listeningUrl } from '../http/public-address';
 import type { ServerMetrics } from './server-metrics';
 
@@ -32,7 +32,7 @@ export class MetricsEndpoint {
       server.once('error', (error: NodeJS.ErrnoException) =>
         reject(
           error.code === 'EADDRINUSE'
-            ? new ConfigError(
+            ? new OperatorError(
                 `ASSISTANT_METRICS_PORT: port ${port} on ${host} is already in use; choose another`,
               )
             : error,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { OperatorError } from '@assistant/contracts';
 import type { Storage } from '@assistant/storage';
-import { ConfigError } from '../config/server-config';
 import { clientMetadataRefusal, isNativeApplication, redirectUriRefusal } from './client-metadata';
 
 export interface RegisteredClient {
@@ -12,7 +12,7 @@ export interface RegisteredClient {
 /** A redirect URI a registered application may use (`redirectUriRefusal`), normalized. */
 function checkRedirectUri(raw: string): string {
   const refusal = redirectUriRefusal(raw);
-  if (refusal) throw new ConfigError(`--redirect-uri ${refusal}`);
+  if (refusal) throw new OperatorError(`--redirect-uri ${refusal}`);
   return new URL(raw).href;
 }
 
@@ -25,11 +25,11 @@ export async function registerClient(
   input: { name?: string; redirectUris: string[] },
 ): Promise<RegisteredClient> {
   const name = input.name?.trim();
-  if (!name) throw new ConfigError('--name is required: the name users see on the consent page');
-  if (input.redirectUris.length === 0) throw new ConfigError('give at least one --redirect-uri');
+  if (!name) throw new OperatorError('--name is required: the name users see on the consent page');
+  if (input.redirectUris.length === 0) throw new OperatorError('give at least one --redirect-uri');
   const redirectUris = input.redirectUris.map(checkRedirectUri);
   const refusal = clientMetadataRefusal({ client_name: name, redirect_uris: redirectUris });
-  if (refusal) throw new ConfigError(refusal);
+  if (refusal) throw new OperatorError(refusal);
   const client = {
     client_id: `app_${randomBytes(12).toString('base64url')}`,
     client_name: name,

@@ -1,5 +1,5 @@
+import { OperatorError } from '@assistant/contracts';
 import { Redis, type RedisOptions } from 'ioredis';
-import { ConfigError } from '../config/config-error';
 import { ApiError } from '../http/api-error';
 
 /**
@@ -65,7 +65,7 @@ export class RedisConnections {
     } catch (error) {
       connections.close();
       const { host, port } = new URL(url);
-      throw new ConfigError(
+      throw new OperatorError(
         `cannot reach Redis at ${host}:${port || 6379} (ASSISTANT_REDIS_URL): ${(error as Error).message}`,
       );
     }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { OperatorError } from '@assistant/contracts';
 import { tryLockFile } from '@assistant/storage';
-import { ConfigError } from '../config/server-config';
 
 const LOCK_FILE = 'server.lock';
 const PID_FILE = 'server.pid';
@@ -26,7 +26,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
   const lock = tryLockFile(join(dataDir, LOCK_FILE));
   if (!lock) {
     const holder = readPid(pidFile);
-    throw new ConfigError(
+    throw new OperatorError(
       `another Assistant server${holder ? ` (pid ${holder})` : ''} is using the data directory ${dataDir}; stop it first, or give this one its own --data-dir`,
     );
   }

@@ -1,8 +1,9 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { OperatorError } from '@assistant/contracts';
 import { sqliteFileIn, type DatabaseConfig } from '@assistant/storage';
 import { openStorageFor } from '../config/open-storage';
-import { ConfigError, deploymentConfig, type ServerConfig } from '../config/server-config';
+import { deploymentConfig, type ServerConfig } from '../config/server-config';
 import { SELF_HOST_SETTINGS, type SelfHostFlags } from '../config/settings';
 import { readSettings, unknownSettingWarnings, warnOnStderr } from '../config/read-settings';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
@@ -68,11 +69,15 @@ export async function startSelfHost(
   try {
     mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new ConfigError(`cannot create the data directory ${config.dataDir}: ${(error as Error).message}`);
+    throw new OperatorError(
+      `cannot create the data directory ${config.dataDir}: ${(error as Error).message}`,
+    );
   }
   // A folder given by name must be there (a typo would load nothing); the default one is made at start.
   if (config.customToolsDir !== defaultToolsDir(config.dataDir) && !isDirectory(config.customToolsDir)) {
-    throw new ConfigError(`the custom tools folder ${config.customToolsDir} does not exist or is no folder`);
+    throw new OperatorError(
+      `the custom tools folder ${config.customToolsDir} does not exist or is no folder`,
+    );
   }
   const lock = lockDataDir(config.dataDir);
   try {
@@ -94,7 +99,7 @@ export async function startSelfHost(
       writeCredentials(credentialsFile, { base_url: server.url, ...owner.credentials });
     } catch (error) {
       await server.close();
-      throw new ConfigError(`cannot write ${credentialsFile}: ${(error as Error).message}`);
+      throw new OperatorError(`cannot write ${credentialsFile}: ${(error as Error).message}`);
     }
     let signInLink: string;
     try {
@@ -133,14 +138,14 @@ export async function issueSelfHostSignInLink(
   if (!dataDirInUse(config.dataDir)) return null;
   const baseUrl = config.publicUrl ?? readCredentials(credentialsFileIn(config.dataDir))?.base_url;
   if (!baseUrl) {
-    throw new ConfigError(
+    throw new OperatorError(
       `the server using ${config.dataDir} has not written its address to credentials.json yet; try again in a moment`,
     );
   }
   const storage = await openStorageFor(config.database, 'require-current');
   try {
     const owner = await storage.users.findFirst();
-    if (!owner) throw new ConfigError(`the server using ${config.dataDir} has no owner account yet`);
+    if (!owner) throw new OperatorError(`the server using ${config.dataDir} has no owner account yet`);
     return await issueSignInLink(storage, owner.id, baseUrl);
   } finally {
     await storage.close();
