@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { RedisConnections } from './redis-connections';
 
+// Support for the Redis integration specs only: tsconfig.lib.json leaves it out of the build, so that it is
+// never published.
+
 /** The machine's Redis, for the integration specs (database 15 by default: the jest preset's jest-test-env.cjs). */
 export const TEST_REDIS_URL = process.env['ASSISTANT_TEST_REDIS_URL'] as string;
 
