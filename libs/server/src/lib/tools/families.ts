@@ -14,10 +14,10 @@ import { emailFamily } from '@assistant/tools-email';
  * the consent page know.
  */
 export const FAMILIES: readonly ToolFamily[] = [
-  memoryFamily as ToolFamily,
-  webFamily as ToolFamily,
-  filesFamily as ToolFamily,
-  homeFamily as ToolFamily,
-  calendarFamily as ToolFamily,
-  emailFamily as ToolFamily,
+  memoryFamily,
+  webFamily,
+  filesFamily,
+  homeFamily,
+  calendarFamily,
+  emailFamily,
 ];

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { toolListSchema, type QueryEvent } from '@assistant/contracts';
-import { defineFamily, defineTool, type ToolFamily } from '@assistant/tool-kit';
+import { defineFamily, defineTool } from '@assistant/tool-kit';
 import { FAMILIES } from './families';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
 
@@ -45,7 +45,7 @@ const tideFamily = defineFamily({
 let api: InProcessApp;
 let url: string;
 beforeAll(async () => {
-  api = await startInProcessApp({ families: [...FAMILIES, tideFamily as ToolFamily] });
+  api = await startInProcessApp({ families: [...FAMILIES, tideFamily] });
   url = await api.listen();
 });
 afterAll(() => api?.close());
