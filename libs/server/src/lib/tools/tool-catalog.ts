@@ -25,6 +25,7 @@ import { AccountToolsCache } from './account-tools-cache';
 import { CLUSTER_BUS } from '../ports/cluster-tokens';
 import type { ClusterBus } from '../ports/cluster-bus';
 
+/** Nest's handle on the tool families this server offers (`ServerParts.families`, the product's by default). */
 export const TOOL_FAMILIES = Symbol('TOOL_FAMILIES');
 
 /** How long an opened driver (an IMAP session) is kept for the next question; an account's built tools too. */
