@@ -14,3 +14,4 @@ export {
 } from './lib/models/model-catalog';
 export { DEFAULT_BUILTIN_PACING_MS } from './lib/models/builtin/builtin-model';
 export { ModelUnavailableError } from './lib/errors';
+export type { RunAround, ModelCallSummary } from './lib/run/run-around';

@@ -5,6 +5,10 @@ import { createHttpApp } from './http/create-http-app';
 import { closeParts, type ServerParts } from './bootstrap/server-parts';
 import { listeningUrl } from './http/public-address';
 import { drain } from './bootstrap/shutdown';
+import { tracing } from './tracing/tracing';
+import { startTracing, stopTracing } from './tracing/start-tracing';
+import { tracedStorage } from './tracing/storage-tracing';
+import { warnOnStderr } from './config/read-settings';
 
 export interface RunningServer {
   /** Where the API answers, e.g. http://127.0.0.1:7747 */
@@ -26,6 +30,11 @@ export async function listen(
   parts: ServerParts,
   onClose: () => Promise<void> | void = () => undefined,
 ): Promise<RunningServer & { app: NestFastifyApplication }> {
+  // Before the app is built: its hooks and logger are set up traced or not, once (see tracing/).
+  const tracingWarning = startTracing(`assistant-${config.deployment}`);
+  if (tracingWarning) warnOnStderr(tracingWarning);
+  const traced = tracing();
+  if (traced) parts = { ...parts, storage: tracedStorage(parts.storage, traced) };
   const app = await createHttpApp(config, parts);
   try {
     // Fastify listens itself after Nest's init: Nest's own listen() logs a failure as an error line of its own,
@@ -55,6 +64,8 @@ export async function listen(
       await app.close();
       await closeParts(parts);
       await onClose();
+      // Last: the spans of the shutdown itself go out too.
+      await stopTracing();
     })();
     return closing;
   };

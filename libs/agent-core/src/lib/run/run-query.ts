@@ -15,6 +15,7 @@ import { streamStep, type StepListener } from './model-step';
 import { modelToolsOf } from './tool-schemas';
 import { RunStop } from './run-stop';
 import { ToolCalls, type ConfirmationOutcome, type PendingCall } from './tool-calls';
+import type { RunAround } from './run-around';
 
 export type { ConfirmationOutcome, PendingCall } from './tool-calls';
 
@@ -71,6 +72,8 @@ export interface RunInput {
   /** Aborting it cancels the run (`query.incomplete`, reason `cancelled`). */
   signal: AbortSignal;
   limits?: Partial<RunLimits>;
+  /** Wraps each model call and tool call (the server's tracing); absent, they are called directly. */
+  around?: RunAround;
 }
 
 /**
@@ -113,6 +116,7 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
     confirm: input.confirm,
     autoApproved: input.autoApproved,
     toolsMayRun: input.toolsMayRun,
+    around: input.around,
     stop,
     emit,
   });
@@ -147,12 +151,14 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
       const outcomes: Array<LanguageModelV3ToolResultPart | undefined> = [];
       listener.toolCall = (call) => void outcomes.push(toolCalls.refuse(call));
       stop.touch();
-      const result = await streamStep(
-        input.model,
-        { prompt, tools, toolChoice: tools && { type: 'auto' }, providerOptions },
-        stop,
-        listener,
-      );
+      const callModel = () =>
+        streamStep(
+          input.model,
+          { prompt, tools, toolChoice: tools && { type: 'auto' }, providerOptions },
+          stop,
+          listener,
+        );
+      const result = await (input.around ? input.around.modelCall(step, callModel) : callModel());
       usage.input_tokens += result.inputTokens ?? 0;
       usage.output_tokens += result.outputTokens ?? 0;
       finishReason = result.finishReason;

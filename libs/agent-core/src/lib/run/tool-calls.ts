@@ -4,6 +4,7 @@ import { callTool, parseToolInput, type ConnectedTool } from '@assistant/tool-ki
 import type { RunStop } from './run-stop';
 import type { ModelToolCall } from './model-step';
 import { toolResultOutput, type ToolOutcome } from './model-prompt';
+import type { RunAround } from './run-around';
 
 /** A side-effecting call waiting for the user's yes or no. */
 export interface PendingCall {
@@ -27,6 +28,8 @@ export interface ToolCallContext {
   autoApproved?: readonly string[] | PromiseLike<readonly string[]>;
   /** See `RunInput.toolsMayRun`. */
   toolsMayRun?: PromiseLike<unknown>;
+  /** See `RunInput.around`. */
+  around?: RunAround;
   /**
    * The run's cancellation and time limit (`toolSignal`), the model's idle clock (paused while a tool works),
    * and what stops the run when a confirmation is not answered in time.
@@ -103,18 +106,21 @@ export class ToolCalls {
       try {
         await this.confirmed(call.toolCallId, definition, args);
         await this.context.toolsMayRun;
-        const output = await callTool(
-          definition,
-          args,
-          {
-            userId: this.context.userId,
-            discussionId: this.context.discussionId,
-            timeZone: this.context.timeZone,
-            signal: this.context.stop.toolSignal,
-            notify: (notice) => emit(notice),
-          },
-          this.context.toolTimeoutMs,
-        );
+        const runTool = () =>
+          callTool(
+            definition,
+            args,
+            {
+              userId: this.context.userId,
+              discussionId: this.context.discussionId,
+              timeZone: this.context.timeZone,
+              signal: this.context.stop.toolSignal,
+              notify: (notice) => emit(notice),
+            },
+            this.context.toolTimeoutMs,
+          );
+        const { around } = this.context;
+        const output = await (around ? around.toolCall(definition.name, runTool) : runTool());
         emit({
           type: 'tool_call.completed',
           call_id: call.toolCallId,

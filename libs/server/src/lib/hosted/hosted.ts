@@ -5,6 +5,7 @@ import { HOSTED_SETTINGS } from '../config/settings';
 import { readSettings, unknownSettingWarnings, warnOnStderr } from '../config/read-settings';
 import { listen, type RunningServer } from '../running-server';
 import type { RedisSettings } from '../redis/redis-parts';
+import { startTracing } from '../tracing/start-tracing';
 
 /** The database alone, for the operator commands: the hosted service runs on PostgreSQL only. */
 export function hostedDatabase(env: NodeJS.ProcessEnv): DatabaseConfig {
@@ -44,6 +45,9 @@ export function hostedConfig(
  */
 export async function startHosted(env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
   const config = hostedConfig(env);
+  // Before the Redis connections are made, so that their commands are traced when tracing is on.
+  const tracingWarning = startTracing(`assistant-${config.deployment}`, env);
+  if (tracingWarning) warnOnStderr(tracingWarning);
   const storage = await openStorageFor(config.database, 'require-current');
   let redis;
   try {

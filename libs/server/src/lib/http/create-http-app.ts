@@ -11,6 +11,8 @@ import { rateLimiter, RateLimits, type VerifyBearer } from '../rate-limit/rate-l
 import { replyWithProblem, SEND_JSON } from './reply-problem';
 import { lazyChildLogger, logRequests, loggerOptions, PinoNestLogger, requestLogController } from './logging';
 import { routesOutsideApi } from '../routing/route.decorator';
+import { tracing } from '../tracing/tracing';
+import { traceHttpRequests } from '../tracing/http-tracing.hook';
 import { requestId } from './request-id';
 import { LAZY_SCHEMA_COMPILERS } from './lazy-schema-compilers';
 import { listeningUrl, PublicAddress } from './public-address';
@@ -77,6 +79,9 @@ export async function createHttpApp(
   });
   const fastify = adapter.getInstance();
   logRequests(fastify);
+  // Before the other hooks: the rate limiter's Redis work is the request's too. Nothing at all when tracing is off.
+  const traced = tracing();
+  if (traced) traceHttpRequests(fastify, traced);
   // Fastify sets `Connection: close` on requests that arrive while it drains (on a connection that was already
   // busy); they are refused, so that a load balancer sends them to a server that stays.
   let draining = false;

@@ -6,6 +6,8 @@ import {
   type FastifyServerOptions,
 } from 'fastify';
 import type { ServerConfig } from '../config/server-config';
+import { tracing } from '../tracing/tracing';
+import { traceIdsOf } from '../tracing/http-tracing.hook';
 
 /**
  * Query parameters whose values are never logged: a token someone put in the URL (refused, but it must not be
@@ -49,9 +51,12 @@ export function loggerOptions(
   level: ServerConfig['logLevel'],
   destination?: { write(line: string): void },
 ): FastifyServerOptions['logger'] {
+  const traced = tracing();
   return {
     level,
     ...(destination ? { stream: destination } : {}),
+    // When tracing is on, a line written inside a traced request or run names its trace and span.
+    ...(traced ? { mixin: () => activeTraceIds(traced) } : {}),
     serializers: {
       req: (req: { id?: string; method?: string; url?: string }) => ({
         id: req.id,
@@ -140,6 +145,7 @@ class LazyChildLogger implements FastifyBaseLogger {
 export function logRequests(fastify: FastifyInstance): void {
   // Fastify's logger is pino's, whose level check its type does not show.
   const log = fastify.log as FastifyInstance['log'] & { isLevelEnabled(level: string): boolean };
+  const traced = tracing() !== undefined;
   // A callback hook, not an async one, and no line built when its level is off: it runs after every response.
   fastify.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
@@ -150,12 +156,21 @@ export function logRequests(fastify: FastifyInstance): void {
         url: safeUrl(request.url),
         status_code: status,
         response_time_ms: Math.round(reply.elapsedTime * 10) / 10,
+        // The request's own span (this hook runs outside its context).
+        ...(traced ? traceIdsOf(request) : undefined),
       };
       if (failed) request.log.warn(line, 'request failed');
       else request.log.info(line, 'request');
     }
     done();
   });
+}
+
+function activeTraceIds(traced: NonNullable<ReturnType<typeof tracing>>): object {
+  const span = traced.api.trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
 }
 
 /** Nest's own logs (start-up, errors caught by the filter) into the same pino logger. */

@@ -23,6 +23,7 @@ import { CONFIRMATION_EXCHANGE, RUN_SLOTS } from '../ports/cluster-tokens';
 import type { QueryEventLog, QueryRecord } from './query-event-log';
 import { NO_RUN_OBSERVER, RUN_OBSERVER, type RunObserver } from './run-observer';
 import { mayUseQuery, queryOwnerOf } from './query-owner';
+import { traceQueryRun } from '../tracing/run-tracing';
 
 /** How much of a discussion the model sees, and how many memories are recalled into its context. */
 const HISTORY_MESSAGES = 40;
@@ -133,41 +134,44 @@ export class QueriesService implements BeforeApplicationShutdown {
     const { questionStored } = writes;
 
     this.observer.runStarted(queryId, model.name);
-    const done = runQuery(
-      {
-        queryId,
-        discussionId,
-        messageId,
-        userId,
-        modelName: model.name,
-        model: model.model,
-        text: body.text,
-        history,
-        recalled,
-        tools,
-        instructions: familyInstructions(
-          this.families,
-          tools.map((tool) => tool.name),
-        ),
-        withheldTools: withheld,
-        timeZone: this.config.queries.timeZone,
-        confirm: (call) => this.confirmations.wait(queryId, call.callId, controller.signal),
-        autoApproved: writes.autoApproved,
-        // A tool may refer to the discussion (a saved memory links to it).
-        toolsMayRun: questionStored,
-        signal: controller.signal,
-        limits: this.config.queries.limits,
-      },
-      (event) => {
-        if (isTerminalEvent(event)) {
-          writes.start();
-          const terminal = this.running.get(queryId)?.interrupted ? interrupted(event) : event;
-          return this.finish(queryId, terminal, questionStored);
-        }
-        this.observer.runEvent(queryId, event);
-        this.log.append(queryId, event);
-        if (event.type !== 'query.created') writes.modelAnswered();
-      },
+    const done = traceQueryRun(queryId, model.name, (around) =>
+      runQuery(
+        {
+          queryId,
+          discussionId,
+          messageId,
+          userId,
+          modelName: model.name,
+          model: model.model,
+          text: body.text,
+          history,
+          recalled,
+          tools,
+          instructions: familyInstructions(
+            this.families,
+            tools.map((tool) => tool.name),
+          ),
+          withheldTools: withheld,
+          timeZone: this.config.queries.timeZone,
+          confirm: (call) => this.confirmations.wait(queryId, call.callId, controller.signal),
+          autoApproved: writes.autoApproved,
+          // A tool may refer to the discussion (a saved memory links to it).
+          toolsMayRun: questionStored,
+          signal: controller.signal,
+          limits: this.config.queries.limits,
+          around,
+        },
+        (event) => {
+          if (isTerminalEvent(event)) {
+            writes.start();
+            const terminal = this.running.get(queryId)?.interrupted ? interrupted(event) : event;
+            return this.finish(queryId, terminal, questionStored);
+          }
+          this.observer.runEvent(queryId, event);
+          this.log.append(queryId, event);
+          if (event.type !== 'query.created') writes.modelAnswered();
+        },
+      ),
     )
       .catch(async (error: unknown) => {
         this.logger.error({ err: error, query_id: queryId, msg: 'run crashed' });

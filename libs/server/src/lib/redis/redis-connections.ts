@@ -1,6 +1,8 @@
 import { OperatorError } from '@assistant/contracts';
 import { Redis, type RedisOptions } from 'ioredis';
 import { ApiError } from '../http/api-error';
+import { tracing } from '../tracing/tracing';
+import { traceRedisCommands } from '../tracing/redis-tracing';
 
 /**
  * How long one Redis command may take before it fails. Redis answers in well under a millisecond; a command that
@@ -55,6 +57,8 @@ export class RedisConnections {
       // to their callers. Without a listener the error would be thrown from the emitter and end the process.
       connection.on('error', () => undefined);
     }
+    const traced = tracing();
+    if (traced) for (const connection of this.all()) traceRedisCommands(connection, traced);
   }
 
   /** Connects all three, or fails with one line naming the server (never the password). */

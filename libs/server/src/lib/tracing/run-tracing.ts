@@ -1,0 +1,78 @@
+import type { ModelCallSummary, RunAround } from '@assistant/agent-core';
+import { markFailed, tracing, type Tracing } from './tracing';
+
+/**
+ * Runs a query run in a `query.run` span of its own (a child of the request that started it), with a child span
+ * for each model call and each tool call. Attributes are identifiers and counts only: the model's configured
+ * name, the tool's name, token counts, the finish reason; never the question, the answer, a tool's input or
+ * output, nor an error's message. When tracing is off, `run` is called with no wrappers and nothing else happens.
+ */
+export function traceQueryRun<T>(
+  queryId: string,
+  modelName: string,
+  run: (around: RunAround | undefined) => Promise<T>,
+): Promise<T> {
+  const active = tracing();
+  if (!active) return run(undefined);
+  const { api, tracer } = active;
+  const span = tracer.startSpan('query.run', {
+    attributes: { 'assistant.query.id': queryId, 'gen_ai.request.model': modelName },
+  });
+  const context = api.trace.setSpan(api.context.active(), span);
+  return api.context
+    .with(context, () => run(aroundSteps(active, modelName)))
+    .then(
+      (value) => {
+        span.end();
+        return value;
+      },
+      (error: unknown) => {
+        markFailed(span, api, error);
+        span.end();
+        throw error;
+      },
+    );
+}
+
+function aroundSteps(active: Tracing, modelName: string): RunAround {
+  const { api, tracer } = active;
+  const inSpan = <T>(name: string, attributes: Record<string, string | number>, call: () => Promise<T>) =>
+    tracer.startActiveSpan(name, { attributes }, (span) =>
+      call().then(
+        (value) => {
+          span.end();
+          return value;
+        },
+        (error: unknown) => {
+          markFailed(span, api, error);
+          span.end();
+          throw error;
+        },
+      ),
+    );
+  return {
+    modelCall: <T extends ModelCallSummary>(step: number, call: () => Promise<T>) =>
+      inSpan(
+        `chat ${modelName}`,
+        { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': modelName, 'assistant.run.step': step },
+        async () => {
+          const result = await call();
+          const span = api.trace.getActiveSpan();
+          span?.setAttributes({
+            'gen_ai.response.finish_reasons': [result.finishReason],
+            ...(result.inputTokens !== undefined ? { 'gen_ai.usage.input_tokens': result.inputTokens } : {}),
+            ...(result.outputTokens !== undefined
+              ? { 'gen_ai.usage.output_tokens': result.outputTokens }
+              : {}),
+          });
+          return result;
+        },
+      ),
+    toolCall: <T>(tool: string, call: () => Promise<T>) =>
+      inSpan(
+        `execute_tool ${tool}`,
+        { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool },
+        call,
+      ),
+  };
+}
