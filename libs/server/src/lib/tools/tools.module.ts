@@ -13,7 +13,7 @@ import { CUSTOM_TOOL_IMPORTER, CustomTools } from './custom/custom-tools';
 import { importFresh, type ModuleImporter } from './custom/custom-tools-folder';
 
 /**
- * The tool catalogue (for queries, `GET /tools` and later MCP), the families it is built from (and a self-hosted
+ * The tool catalogue (for queries, `GET /tools` and MCP), the families it is built from (and a self-hosted
  * server's custom tools, one family more), and the connections resource that feeds it: one module, since the
  * catalogue reads connections and their changes notify it.
  */
