@@ -1,8 +1,11 @@
 /**
  * The family list is open (issue 19, item 4): a family declared here, in this file only, and handed to the
  * composition with the product's families, is in the catalogue (`GET /tools`), in MCP's `tools/list` and in what
- * the built-in model says it can do — no kit, contract, server, MCP or docs list names it.
+ * the built-in model says it can do, and a language model is told what the family says of its tools — no kit,
+ * contract, server, MCP or docs list names it.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -101,5 +104,62 @@ describe('a tool family declared in one spec file', () => {
   it("is in the built-in model's help, and the model uses it", async () => {
     expect(await answer('what can you do?')).toContain('tell the tide times at a harbour');
     expect(await answer('when is high tide at Brest?')).toContain('At Brest, high tide is at 06:12');
+  });
+});
+
+describe('a language model, for a run with the family’s tools', () => {
+  let model: Server;
+  let viaModel: InProcessApp;
+  const requests: Array<{ messages: Array<{ role: string; content: unknown }> }> = [];
+  beforeAll(async () => {
+    // An OpenAI-compatible model that notes each request and answers at once.
+    model = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        requests.push(JSON.parse(body));
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end(
+          [
+            '{"choices":[{"index":0,"delta":{"content":"Hi."}}]}',
+            '{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}',
+            '[DONE]',
+          ]
+            .map((data) => `data: ${data}\n\n`)
+            .join(''),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+    viaModel = await startInProcessApp({
+      families: [...FAMILIES, tideFamily],
+      env: {
+        ASSISTANT_MODEL: 'openai-compatible:stub',
+        ASSISTANT_MODEL_BASE_URL: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`,
+      },
+    });
+  });
+  afterAll(async () => {
+    await viaModel?.close();
+    await new Promise((resolve) => model?.close(resolve));
+  });
+
+  it('is told what the family says of its tools, and nothing of a family the run has no tool of', async () => {
+    const system = async (tools: string[]) => {
+      requests.length = 0;
+      const answer = await viaModel.inject({
+        method: 'POST',
+        url: '/api/v1/queries',
+        payload: { text: 'hi', tools },
+      });
+      expect(answer.body).toContain('event: query.completed');
+      return String(requests[0]?.messages.find((message) => message.role === 'system')?.content);
+    };
+    expect(await system(['tide_times'])).toContain(
+      'Use tide_times when the user asks when the tide is high or low.',
+    );
+    const memoryOnly = await system(['memory_search']);
+    expect(memoryOnly).toContain('Use memory_search when');
+    expect(memoryOnly).not.toMatch(/tide_times|memory_save/);
   });
 });
