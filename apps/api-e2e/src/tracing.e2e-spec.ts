@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { ListEnvelope, Memory } from '@assistant/contracts';
 import { ApiClient } from './support/http';
 import { readStream } from './support/sse';
-import { startHosted, type Target } from './support/targets';
+import { startHosted, startSelfHost, type Target } from './support/targets';
 import { OtlpReceiver } from './support/otlp-receiver';
 
 const PROBE = join(__dirname, 'support', 'loaded-modules-probe.cjs');
@@ -119,6 +119,38 @@ describe('tracing (OpenTelemetry, OTLP/HTTP protobuf)', () => {
       const line = requestLines(target).find((l) => l['url'] === '/api/v1/queries');
       expect(line).toMatchObject({ trace_id: request.traceId, span_id: request.spanId });
       expect(await loadedOpenTelemetryModules(target)).not.toEqual([]);
+    });
+  });
+
+  describe('on a self-hosted server (SQLite)', () => {
+    let target: Target;
+    beforeAll(async () => {
+      target = await startSelfHost('sqlite', {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+        OTEL_SERVICE_NAME: 'assistant-at-home',
+      });
+    });
+    afterAll(() => target?.stop());
+
+    it('traces the same way, its database work as sqlite, under the name OTEL_SERVICE_NAME gives', async () => {
+      const streamed = await readStream(`${target.url}/api/v1/queries`, {
+        token: target.ownerToken,
+        body: { text: QUESTION },
+      });
+      expect(streamed.events.at(-1)?.event.type).toBe('query.completed');
+
+      const run = await receiver.waitFor(
+        (s) => s.serviceName === 'assistant-at-home' && s.name === 'query.run',
+      );
+      const trace = receiver.spans.filter((s) => s.traceId === run.traceId);
+      expect(trace.find((s) => s.spanId === run.parentSpanId)).toMatchObject({
+        name: 'POST /api/v1/queries',
+      });
+      expect(trace.map((s) => s.attributes)).toContainEqual(
+        expect.objectContaining({ 'db.system.name': 'sqlite', 'db.operation.name': 'memories.create' }),
+      );
+      expect(JSON.stringify(trace.map((s) => [s.name, s.attributes]))).not.toContain('flowerpot');
     });
   });
 
