@@ -130,9 +130,9 @@ export { ROUTE_WIRE, QUERY_EVENT_TYPES } from './lib/wire.generated';
 export { buildOpenApiDocument } from './lib/openapi';
 export { type ProblemErrorOptions, ProblemError, OperatorError } from './lib/errors';
 export { healthSchema, readinessSchema, type Health, type Readiness } from './lib/health';
+export { FAMILY_NAME_PATTERN } from './lib/family-name';
 export {
   catalogueFamilySchema,
-  FAMILY_NAME_PATTERN,
   toolFamilySchema,
   toolInfoSchema,
   toolListSchema,

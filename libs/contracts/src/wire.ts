@@ -7,3 +7,4 @@ export { API_PREFIX, servedPath, pathParams } from './lib/paths';
 export { ERROR_CODES, type ErrorCode, PROBLEM_TYPE_BASE, problemType } from './lib/error-codes';
 export { TERMINAL_EVENT_TYPES, isTerminalEvent } from './lib/event-types';
 export { ROUTE_WIRE, QUERY_EVENT_TYPES } from './lib/wire.generated';
+export { FAMILY_NAME_PATTERN } from './lib/family-name';

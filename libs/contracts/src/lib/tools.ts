@@ -1,8 +1,6 @@
 import { z } from 'zod';
+import { FAMILY_NAME_PATTERN } from './family-name';
 import { scopeSchema } from './scopes';
-
-/** A tool family's name: its tools are named `<family>_<verb>`. */
-export const FAMILY_NAME_PATTERN = /^[a-z][a-z0-9]*$/;
 
 /**
  * A tool family (SPEC §3; a connection belongs to one). The families are the server's own — `GET /tools` lists

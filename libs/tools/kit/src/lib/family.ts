@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { ToolDefinition } from './define-tool';
 import type { PhraseRule } from './phrases';
-import { FAMILY_NAME_PATTERN } from '@assistant/contracts';
+// The wire entry: the kit's runtime loads no zod schema of the contract (a custom tool module loads the kit).
+import { FAMILY_NAME_PATTERN } from '@assistant/contracts/wire';
 
 /** Where a server runs: a provider may exist on one only (a local folder is for a self-hosted server). */
 export type Deployment = 'hosted' | 'self-hosted';
