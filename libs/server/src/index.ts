@@ -1,11 +1,11 @@
 export { AppModule } from './lib/bootstrap/app.module';
-export { createHttpApp } from './lib/http/create-http-app';
+export { createHttpApp } from './lib/bootstrap/create-http-app';
 export { ApiError } from './lib/http/api-error';
 export type { ServerConfig, RateLimitConfig } from './lib/config/server-config';
 export { SELF_HOST_SETTINGS, HOSTED_SETTINGS } from './lib/config/settings';
 export { configTable, withConfigTable } from './lib/config/config-table';
 export { MemoryRateLimitStore, type RateLimitStore } from './lib/rate-limit/rate-limit.store';
-export { listen, type RunningServer } from './lib/running-server';
+export { listen, type RunningServer } from './lib/bootstrap/running-server';
 export {
   startSelfHost,
   addSelfHostAccount,

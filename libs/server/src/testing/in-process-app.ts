@@ -10,7 +10,7 @@ import { dropTestSchema, testPostgresConfig } from '@assistant/storage/testing';
 import type { ToolFamily } from '@assistant/tool-kit';
 import { createAccount } from '../lib/accounts/create-account';
 import type { ServerConfig } from '../lib/config/server-config';
-import { createHttpApp } from '../lib/http/create-http-app';
+import { createHttpApp } from '../lib/bootstrap/create-http-app';
 import { HTTP_TIMEOUTS, type HttpTimeouts } from '../lib/http/http-timeouts';
 import { MemoryQueryEventLog } from '../lib/queries/query-event-log';
 import { MemoryRateLimitStore } from '../lib/rate-limit/rate-limit.store';

@@ -1,5 +1,5 @@
 import { OperatorError } from '@assistant/contracts';
-import type { RunningServer } from '../running-server';
+import type { RunningServer } from './running-server';
 
 /** One line for the operator's mistakes (configuration, database, port); a stack only for real bugs. */
 export function describeStartupError(error: unknown): string {

@@ -3,7 +3,7 @@ import { openStorageFor } from '../config/open-storage';
 import { deploymentConfig, type ServerConfig } from '../config/server-config';
 import { HOSTED_SETTINGS } from '../config/settings';
 import { readSettings, unknownSettingWarnings, warnOnStderr } from '../config/read-settings';
-import { listen, type RunningServer } from '../running-server';
+import { listen, type RunningServer } from '../bootstrap/running-server';
 import type { RedisSettings } from '../redis/redis-parts';
 import { startTracing } from '../tracing/start-tracing';
 

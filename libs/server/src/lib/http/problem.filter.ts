@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError } from '@assistant/contracts';
 import { replyWithProblem, SEND_JSON, type ProblemAnswer } from './reply-problem';
 import { safeUrl } from './logging';
-import { methodNotAllowed } from '../routing/method-not-allowed';
+import { methodNotAllowed } from './method-not-allowed';
 
 /**
  * Fastify refuses some bodies before any route runs; Nest hands those on as a bare HttpException with

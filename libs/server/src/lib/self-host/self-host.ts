@@ -8,7 +8,7 @@ import { SELF_HOST_SETTINGS, type SelfHostFlags } from '../config/settings';
 import { readSettings, unknownSettingWarnings, warnOnStderr } from '../config/read-settings';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
 import { MemoryQueryEventLog } from '../queries/query-event-log';
-import { listen, type RunningServer } from '../running-server';
+import { listen, type RunningServer } from '../bootstrap/running-server';
 import { dataDirInUse, lockDataDir } from './data-dir-lock';
 import { credentialsFileIn, readCredentials, resolveDataDir } from '@assistant/client/local';
 import { writeCredentials } from './credentials-file';

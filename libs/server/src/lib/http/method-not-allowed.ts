@@ -1,5 +1,5 @@
 import { ENDPOINTS, servedPath, type Endpoint } from '@assistant/contracts';
-import type { ProblemAnswer } from '../http/reply-problem';
+import type { ProblemAnswer } from './reply-problem';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -5,25 +5,31 @@ import type { FastifyRequest } from 'fastify';
 import { API_PREFIX, LIMITS } from '@assistant/contracts';
 import { verifiedCaller } from '@assistant/auth';
 import type { ServerConfig } from '../config/server-config';
-import { AppModule } from '../bootstrap/app.module';
-import type { ServerParts } from '../bootstrap/server-parts';
+import { AppModule } from './app.module';
+import type { ServerParts } from './server-parts';
 import { rateLimiter, RateLimits, type VerifyBearer } from '../rate-limit/rate-limit.hook';
-import { replyWithProblem, SEND_JSON } from './reply-problem';
-import { lazyChildLogger, logRequests, loggerOptions, PinoNestLogger, requestLogController } from './logging';
+import { replyWithProblem, SEND_JSON } from '../http/reply-problem';
+import {
+  lazyChildLogger,
+  logRequests,
+  loggerOptions,
+  PinoNestLogger,
+  requestLogController,
+} from '../http/logging';
 import { routesOutsideApi } from '../routing/route.decorator';
 import { tracing } from '../tracing/tracing';
 import { traceHttpRequests } from '../tracing/http-tracing.hook';
-import { requestId } from './request-id';
-import { LAZY_SCHEMA_COMPILERS } from './lazy-schema-compilers';
-import { listeningUrl, PublicAddress } from './public-address';
-import { prepareReply } from './response-headers';
+import { requestId } from '../http/request-id';
+import { LAZY_SCHEMA_COMPILERS } from '../http/lazy-schema-compilers';
+import { listeningUrl, PublicAddress } from '../http/public-address';
+import { prepareReply } from '../http/response-headers';
 import { answerClientError, answerFrameworkError } from './client-errors';
 import {
   exemptEventStreamsFromIdleTimeout,
   HTTP_TIMEOUTS,
   serverTimeoutOptions,
   type HttpTimeouts,
-} from './http-timeouts';
+} from '../http/http-timeouts';
 
 const SHUTTING_DOWN = {
   code: 'service_unavailable',
