@@ -1,7 +1,10 @@
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { ListEnvelope, Memory } from '@assistant/contracts';
 import { ApiClient } from './support/http';
 import { readStream } from './support/sse';
+import { BUILT, childEnv } from './support/processes';
 import { startHosted, startSelfHost, type Target } from './support/targets';
 import { OtlpReceiver } from './support/otlp-receiver';
 
@@ -119,6 +122,40 @@ describe('tracing (OpenTelemetry, OTLP/HTTP protobuf)', () => {
       const line = requestLines(target).find((l) => l['url'] === '/api/v1/queries');
       expect(line).toMatchObject({ trace_id: request.traceId, span_id: request.spanId });
       expect(await loadedOpenTelemetryModules(target)).not.toEqual([]);
+    });
+
+    it('traces a tool an MCP client calls: its request and the tool, without the input', async () => {
+      const client = new Client({ name: 'tracing-e2e', version: '0.0.0' });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [BUILT.mcp],
+          env: childEnv({ ASSISTANT_API_TOKEN: target.ownerToken, ASSISTANT_BASE_URL: target.url }) as Record<
+            string,
+            string
+          >,
+          stderr: 'pipe',
+        }),
+      );
+      try {
+        await client.callTool({
+          name: 'memory_save',
+          arguments: { content: 'the hosted gate code is 8642' },
+        });
+      } finally {
+        await client.close();
+      }
+
+      const tool = await receiver.waitFor(
+        (s) =>
+          s.name === 'execute_tool memory_save' &&
+          receiver.spans.some((p) => p.spanId === s.parentSpanId && p.attributes['http.route'] !== undefined),
+      );
+      const request = receiver.spans.find((s) => s.spanId === tool.parentSpanId)!;
+      expect(request.attributes).toMatchObject({ 'http.request.method': 'POST' });
+      expect(request.attributes['http.route']).toBe('/api/v1/mcp');
+      expect(tool.attributes).toMatchObject({ 'gen_ai.tool.name': 'memory_save' });
+      expect(JSON.stringify(receiver.spans.map((s) => [s.name, s.attributes]))).not.toContain('8642');
     });
   });
 

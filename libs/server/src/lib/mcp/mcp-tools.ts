@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { callTool, parseToolInput, ToolInputError, type ConnectedTool } from '@assistant/tool-kit';
+import { traceToolCall } from '../tracing/run-tracing';
 
 /** An MCP tool as `tools/list` answers it (the SDK's `Tool`, the same in every revision it serves). */
 export type McpTool = Tool;
@@ -57,17 +58,19 @@ export async function callMcpTool(
     throw error;
   }
   try {
-    const output = await callTool(
-      tool,
-      input,
-      {
-        userId: context.userId,
-        discussionId: null,
-        timeZone: context.timeZone,
-        signal: context.signal,
-        notify: () => undefined,
-      },
-      context.timeoutMs,
+    const output = await traceToolCall(tool.name, () =>
+      callTool(
+        tool,
+        input,
+        {
+          userId: context.userId,
+          discussionId: null,
+          timeZone: context.timeZone,
+          signal: context.signal,
+          notify: () => undefined,
+        },
+        context.timeoutMs,
+      ),
     );
     const structured =
       output !== null && typeof output === 'object' && !Array.isArray(output)

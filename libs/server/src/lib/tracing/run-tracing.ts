@@ -34,25 +34,47 @@ export function traceQueryRun<T>(
     );
 }
 
+/**
+ * A tool called outside a query run (by an MCP client) in an `execute_tool` span of its own, a child of the
+ * request; as in a run, only the tool's name is recorded. When tracing is off, `call` is called and that is all.
+ */
+export function traceToolCall<T>(tool: string, call: () => Promise<T>): Promise<T> {
+  const active = tracing();
+  return active ? inSpan(active, ...toolSpan(tool), call) : call();
+}
+
+function toolSpan(tool: string): [string, Record<string, string>] {
+  return [`execute_tool ${tool}`, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool }];
+}
+
+/** Runs `call` in a span of its own, active while it runs, ended when it settles (failed when it rejects). */
+function inSpan<T>(
+  { api, tracer }: Tracing,
+  name: string,
+  attributes: Record<string, string | number>,
+  call: () => Promise<T>,
+): Promise<T> {
+  return tracer.startActiveSpan(name, { attributes }, (span) =>
+    call().then(
+      (value) => {
+        span.end();
+        return value;
+      },
+      (error: unknown) => {
+        markFailed(span, api, error);
+        span.end();
+        throw error;
+      },
+    ),
+  );
+}
+
 function aroundSteps(active: Tracing, modelName: string): RunAround {
-  const { api, tracer } = active;
-  const inSpan = <T>(name: string, attributes: Record<string, string | number>, call: () => Promise<T>) =>
-    tracer.startActiveSpan(name, { attributes }, (span) =>
-      call().then(
-        (value) => {
-          span.end();
-          return value;
-        },
-        (error: unknown) => {
-          markFailed(span, api, error);
-          span.end();
-          throw error;
-        },
-      ),
-    );
+  const { api } = active;
   return {
     modelCall: <T extends ModelCallSummary>(step: number, call: () => Promise<T>) =>
       inSpan(
+        active,
         `chat ${modelName}`,
         { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': modelName, 'assistant.run.step': step },
         async () => {
@@ -68,11 +90,6 @@ function aroundSteps(active: Tracing, modelName: string): RunAround {
           return result;
         },
       ),
-    toolCall: <T>(tool: string, call: () => Promise<T>) =>
-      inSpan(
-        `execute_tool ${tool}`,
-        { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool },
-        call,
-      ),
+    toolCall: <T>(tool: string, call: () => Promise<T>) => inSpan(active, ...toolSpan(tool), call),
   };
 }
