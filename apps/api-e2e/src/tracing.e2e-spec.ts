@@ -108,6 +108,10 @@ describe('tracing (OpenTelemetry, OTLP/HTTP protobuf)', () => {
         trace.some((s) => s.name.startsWith('redis ') && s.attributes['db.system.name'] === 'redis'),
       ).toBe(true);
 
+      // Database and Redis work is only ever a child: background upkeep (the stream reader's polling) makes no trace.
+      const clientSpans = receiver.spans.filter((s) => s.name === 'db.query' || s.name.startsWith('redis '));
+      expect(clientSpans.filter((s) => s.parentSpanId === '')).toEqual([]);
+
       const byId = receiver.spans.find((s) => s.attributes['http.route'] === '/api/v1/memories/{id}')!;
       expect(byId.name).toBe('GET /api/v1/memories/{id}');
 
