@@ -166,7 +166,7 @@ function declaredSettings(): string[] {
 
 /** The page paths of PAGE_PATHS, with `:id` written `{id}` as the document writes paths. */
 function declaredPagePaths(): string[] {
-  const source = read('libs/server/src/lib/web/page-route.ts');
+  const source = read('libs/server/src/lib/pages/page-route.ts');
   const block = /export const PAGE_PATHS = \{([\s\S]*?)\} as const/.exec(source)?.[1] ?? '';
   return [...block.matchAll(/^\s+\w+: '(\/[^']*)',?$/gm)].map((m) => m[1].replace(/:(\w+)/g, '{$1}'));
 }
