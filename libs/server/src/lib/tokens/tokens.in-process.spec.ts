@@ -1,4 +1,5 @@
 import type { CreatedToken } from '@assistant/contracts';
+import { createAccount } from '../accounts/create-account';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
 import { cappedExpiry } from './tokens.service';
 
@@ -47,6 +48,35 @@ describe('POST /tokens: a minted token lives no longer than the token that minte
       code: 'validation_failed',
       errors: [{ field: 'scopes', message: 'read:memories is not held by the token making this call' }],
     });
+  });
+});
+
+describe('GET /tokens and DELETE /tokens/{id} across accounts (B1)', () => {
+  let api: InProcessApp;
+  beforeAll(async () => {
+    api = await startInProcessApp();
+  });
+  afterAll(() => api.close());
+
+  const list = async (token: string) =>
+    (await api.inject({ method: 'GET', url: '/api/v1/tokens', token })).json<{
+      data: Array<{ id: string }>;
+    }>().data;
+
+  it("lists only the caller's own account's tokens, and another account's token is 404 to revoke", async () => {
+    const other = await createAccount(api.storage, {
+      email: 'other@example.test',
+      scopes: ['write:account'],
+    });
+    const mine = (await list(api.token)).map((t) => t.id);
+    const theirs = (await list(other.token)).map((t) => t.id);
+
+    expect(mine.length).toBeGreaterThan(0);
+    expect(theirs).toHaveLength(1);
+    expect(mine).not.toContain(theirs[0]);
+    const revoke = await api.inject({ method: 'DELETE', url: `/api/v1/tokens/${theirs[0]}` });
+    expect(revoke.statusCode).toBe(404);
+    expect(await list(other.token)).toHaveLength(1);
   });
 });
 
