@@ -210,3 +210,57 @@ describe('a quiet stream', () => {
     }
   });
 });
+
+describe('the model provider’s keys', () => {
+  const KEYS = {
+    ASSISTANT_MODEL_API_KEY: 'sk-model-key-4f1c9e7d2b',
+    OPENAI_API_KEY: 'sk-openai-key-8a3e5d1f6c',
+    ANTHROPIC_API_KEY: 'sk-ant-key-2d7b9c4e1a',
+  };
+
+  it('never appear in the start-up lines, /readyz, a failed query or its log lines, even when the model server echoes them', async () => {
+    const fixture = await startOpenAiFixture();
+    const target = await startSelfHost('sqlite', {
+      ASSISTANT_MODEL: 'openai-compatible:keyed-model',
+      ASSISTANT_MODEL_BASE_URL: fixture.url,
+      ASSISTANT_LOG_LEVEL: 'debug',
+      ...KEYS,
+    });
+    try {
+      // A model server refusing the key and quoting it back, as some do in their error message.
+      fixture.script({
+        status: 401,
+        body: {
+          error: {
+            message: `Incorrect API key provided: ${KEYS.ASSISTANT_MODEL_API_KEY}`,
+            type: 'invalid_request_error',
+            code: 'invalid_api_key',
+          },
+        },
+      });
+      const result = await readStream(`${target.url}/api/v1/queries`, {
+        token: target.ownerToken,
+        body: { text: 'hello' },
+      });
+      expect(fixture.requests[0].headers.authorization).toBe(`Bearer ${KEYS.ASSISTANT_MODEL_API_KEY}`);
+      expect(result.events.at(-1)!.event).toMatchObject({
+        type: 'query.failed',
+        error: { code: 'model_unavailable' },
+      });
+      const readiness = await fetch(`${target.url}/readyz`);
+      const said = [
+        target.server.output(),
+        JSON.stringify(result.events),
+        JSON.stringify(result.problem ?? null),
+        await readiness.text(),
+      ].join('\n');
+      expect(said).toContain('model_unavailable');
+      for (const [name, key] of Object.entries(KEYS)) {
+        expect({ name, leaked: said.includes(key) }).toEqual({ name, leaked: false });
+      }
+    } finally {
+      await target.stop();
+      await fixture.close();
+    }
+  });
+});

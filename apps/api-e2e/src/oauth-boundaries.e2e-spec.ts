@@ -1,6 +1,7 @@
 /**
  * The authorization server's boundaries against the built servers (oidc-provider is ESM-only, so it is tested end
- * to end): whose browser session an authorization follows (B4), what its metadata, pages and cookies say about
+ * to end): whose browser session an authorization follows, and that no other account or browser reaches a
+ * person's consent page, decision or integrations (B1, B3, B4), what its metadata, pages and cookies say about
  * where it is (B4, B9), what it counts and keeps (B7), what it registers (B3, B7), that it issues no ID token it
  * could not stand behind (B8), and client ID metadata documents fetched only where the operator allows (B5).
  */
@@ -588,5 +589,149 @@ describe('two people on one browser (hosted)', () => {
     expect(consented).toBe(true);
     const tokens = await redeem(base, appY, callback);
     expect(await emailOfToken(base, tokens.access_token)).toBe(frank);
+  });
+});
+
+describe('one person’s authorizations, seen from another account (hosted)', () => {
+  let target: Target;
+  let base: string;
+  let app: string;
+
+  /** A browser in which `email` has just made an account and signed in. */
+  async function signedUp(email: string): Promise<CookieBrowser> {
+    expect((await new CookieBrowser(base).submit('/signup', { email, password: PASSWORD })).status).toBe(200);
+    const browser = new CookieBrowser(base);
+    expect((await browser.submit('/signin', { email, password: PASSWORD })).status).toBe(303);
+    return browser;
+  }
+  /** Follows the authorization request of `app` in `browser` to its consent page; returns that page's path. */
+  async function consentPage(browser: CookieBrowser): Promise<string> {
+    let next = authorizeUrl(base, { client_id: app, scope: 'read:account' });
+    let response = await browser.request(next);
+    for (let hops = 0; response.status === 303 && hops < 5; hops++) {
+      next = new URL(response.headers.get('location') as string, next).href;
+      response = await browser.request(next);
+    }
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('Allow <strong>Mail sorter</strong>');
+    return new URL(next).pathname;
+  }
+  /** Posts the consent page's `decision` form at `page`, with `csrf` (or none). */
+  function decide(browser: CookieBrowser, page: string, decision: string, csrf?: string): Promise<Response> {
+    return browser.request(`${page}/${decision}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(csrf === undefined ? {} : { csrf }).toString(),
+    });
+  }
+
+  beforeAll(async () => {
+    target = await startHosted();
+    base = target.url;
+    app = await registeredClient(base, 'Mail sorter');
+  });
+  afterAll(() => target?.stop());
+
+  it('another account never sees an application among its integrations, nor revokes it', async () => {
+    const browser = await signedUp('gina@example.test');
+    const { callback } = await browser.authorize(
+      authorizeUrl(base, { client_id: app, scope: 'read:account' }),
+    );
+    const tokens = await redeem(base, app, callback);
+
+    const asOther = (path: string, method = 'GET') =>
+      fetch(`${base}/api/v1${path}`, { method, headers: { authorization: `Bearer ${target.otherToken}` } });
+    const listed = (await (await asOther('/integrations')).json()) as Json;
+    expect(listed.data.map((integration: Json) => integration.client_id)).not.toContain(app);
+    const revoked = await asOther(`/integrations/${encodeURIComponent(app)}`, 'DELETE');
+    expect(revoked.status).toBe(404);
+    expect(revoked.headers.get('content-type')).toContain('application/problem+json');
+
+    expect(await emailOfToken(base, tokens.access_token)).toBe('gina@example.test');
+    const refreshed = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        client_id: app,
+        refresh_token: tokens.refresh_token,
+      }).toString(),
+    });
+    expect(refreshed.status).toBe(200);
+  });
+
+  it('a consent page opened in another browser, signed in as someone else, neither shows nor decides anything', async () => {
+    const gina = await signedUp('gina2@example.test');
+    const page = await consentPage(gina);
+    const hank = await signedUp('hank2@example.test');
+
+    const shown = await hank.request(page);
+    const body = await shown.text();
+    expect({ status: shown.status, location: shown.headers.get('location') }).toEqual({
+      status: 400,
+      location: null,
+    });
+    expect(body).not.toContain('gina2@example.test');
+    expect(body).not.toContain('Mail sorter');
+    expect(body).not.toMatch(/<form method="post" action="[^"]*\/oauth\/interaction\//);
+
+    const csrf = await hank.csrfOf('/profile');
+    for (const decision of ['allow', 'deny']) {
+      const answer = await decide(hank, page, decision, csrf);
+      expect({ decision, status: answer.status, location: answer.headers.get('location') }).toEqual({
+        decision,
+        status: 400,
+        location: null,
+      });
+    }
+
+    // The page is still the first person's own, in their browser.
+    const { callback, consented } = await gina.authorize(`${base}${page}`);
+    expect(consented).toBe(true);
+    expect(await emailOfToken(base, (await redeem(base, app, callback)).access_token)).toBe(
+      'gina2@example.test',
+    );
+  });
+
+  it('refuses an allow or a deny without the session’s CSRF token, and issues no code', async () => {
+    const gina = await signedUp('gina3@example.test');
+    const page = await consentPage(gina);
+    const otherBrowsersToken = await (await signedUp('hank3@example.test')).csrfOf('/profile');
+    for (const decision of ['allow', 'deny']) {
+      for (const csrf of [undefined, '', 'forged', otherBrowsersToken]) {
+        const answer = await decide(gina, page, decision, csrf);
+        expect({ decision, csrf, status: answer.status, location: answer.headers.get('location') }).toEqual({
+          decision,
+          csrf,
+          status: 403,
+          location: null,
+        });
+      }
+    }
+    const { callback, consented } = await gina.authorize(`${base}${page}`);
+    expect(consented).toBe(true);
+    expect(await emailOfToken(base, (await redeem(base, app, callback)).access_token)).toBe(
+      'gina3@example.test',
+    );
+  });
+
+  it('an allow sent after someone else signed in on the browser starts the request again for them: no code for the first', async () => {
+    const hank = 'hank4@example.test';
+    await signedUp(hank);
+    const browser = await signedUp('gina4@example.test');
+    const page = await consentPage(browser);
+    expect((await browser.submit('/signin', { email: hank, password: PASSWORD }, '/profile')).status).toBe(
+      303,
+    );
+
+    const answer = await decide(browser, page, 'allow', await browser.csrfOf('/profile'));
+    expect(answer.status).toBe(303);
+    const location = new URL(answer.headers.get('location') as string, base);
+    expect(location.origin).toBe(base);
+    expect(location.pathname).toBe('/oauth/authorize');
+
+    const { callback, consented } = await browser.authorize(location.href);
+    expect(consented).toBe(true);
+    expect(await emailOfToken(base, (await redeem(base, app, callback)).access_token)).toBe(hank);
   });
 });
