@@ -65,7 +65,8 @@ describe('the memory family', () => {
     const save = memoryFamily.phrases.find((rule) => rule.intent === 'memory.save')!;
     const fact = `a${'.'.repeat(15_000)}b`;
     const started = performance.now();
-    const action = save.act(save.patterns[0].exec(`remember that ${fact}!!`)!);
+    const text = `remember that ${fact}!!`;
+    const action = save.act(save.patterns[0].exec(text)!, text, { now: new Date(), timeZone: 'UTC' });
     expect(action).toMatchObject({ input: { content: `A${fact.slice(1)}` } });
     // Tried from each stop, a search for the final run of stops took the run's length squared (~300 ms here).
     expect(performance.now() - started).toBeLessThan(50);
