@@ -11,13 +11,17 @@ describe('tracingWanted', () => {
 
   it('is on with the general or the traces endpoint', () => {
     expect(tracingWanted(endpoint)).toBe(true);
-    expect(tracingWanted({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' })).toBe(true);
+    expect(tracingWanted({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' })).toBe(
+      true,
+    );
   });
 
   it('is off when the SDK is disabled or the traces exporter is none, as the standard variables say', () => {
     expect(tracingWanted({ ...endpoint, OTEL_SDK_DISABLED: 'TRUE' })).toBe(false);
     expect(tracingWanted({ ...endpoint, OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
-    expect(tracingWanted({ ...endpoint, OTEL_SDK_DISABLED: 'false', OTEL_TRACES_EXPORTER: 'otlp' })).toBe(true);
+    expect(tracingWanted({ ...endpoint, OTEL_SDK_DISABLED: 'false', OTEL_TRACES_EXPORTER: 'otlp' })).toBe(
+      true,
+    );
   });
 });
 

@@ -145,8 +145,9 @@ export function connectionsSection(connections: readonly Connection[], csrf: str
   return html`<section aria-labelledby="connections">
     <h2 id="connections">Connections</h2>
     <p>
-      The accounts behind the assistant’s tools, each of one tool family. Add them through the API
-      (<code>POST /api/v1/connections</code>).
+      The accounts behind the assistant’s tools, each of one tool family. Add them through the API (<code
+        >POST /api/v1/connections</code
+      >).
     </p>
     ${itemTable(
       ['Name', 'Family', 'Provider', 'Status'],
