@@ -1,5 +1,5 @@
 import type { ModelCallSummary, RunAround } from '@assistant/agent-core';
-import { markFailed, tracing, type Tracing } from './tracing';
+import { endWhenSettled, tracing, type Tracing } from './tracing';
 
 /**
  * Runs a query run in a `query.run` span of its own (a child of the request that started it), with a child span
@@ -19,19 +19,11 @@ export function traceQueryRun<T>(
     attributes: { 'assistant.query.id': queryId, 'gen_ai.request.model': modelName },
   });
   const context = api.trace.setSpan(api.context.active(), span);
-  return api.context
-    .with(context, () => run(aroundSteps(active, modelName)))
-    .then(
-      (value) => {
-        span.end();
-        return value;
-      },
-      (error: unknown) => {
-        markFailed(span, api, error);
-        span.end();
-        throw error;
-      },
-    );
+  return endWhenSettled(
+    span,
+    api,
+    api.context.with(context, () => run(aroundSteps(active, modelName))),
+  );
 }
 
 /**
@@ -54,19 +46,7 @@ function inSpan<T>(
   attributes: Record<string, string | number>,
   call: () => Promise<T>,
 ): Promise<T> {
-  return tracer.startActiveSpan(name, { attributes }, (span) =>
-    call().then(
-      (value) => {
-        span.end();
-        return value;
-      },
-      (error: unknown) => {
-        markFailed(span, api, error);
-        span.end();
-        throw error;
-      },
-    ),
-  );
+  return tracer.startActiveSpan(name, { attributes }, (span) => endWhenSettled(span, api, call()));
 }
 
 function aroundSteps(active: Tracing, modelName: string): RunAround {

@@ -1,5 +1,5 @@
 import type { Storage } from '@assistant/storage';
-import { markFailed, type Tracing } from './tracing';
+import { endWhenSettled, markFailed, type Tracing } from './tracing';
 
 /**
  * The storage with a `db.query` span around each repository call made inside a traced request or run (work
@@ -57,17 +57,7 @@ function traceCall(tracing: Tracing, system: string, operation: string, call: Ca
       span.end();
       return result;
     }
-    return result.then(
-      (value) => {
-        span.end();
-        return value;
-      },
-      (error: unknown) => {
-        markFailed(span, api, error);
-        span.end();
-        throw error;
-      },
-    );
+    return endWhenSettled(span, api, result);
   };
 }
 

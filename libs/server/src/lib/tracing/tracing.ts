@@ -39,3 +39,22 @@ export function markFailed(span: OpenTelemetryApi.Span, api: Tracing['api'], err
   span.setStatus({ code: api.SpanStatusCode.ERROR });
   span.setAttribute('error.type', error instanceof Error ? error.name : 'error');
 }
+
+/** Ends `span` when `pending` settles, failed if it rejects; settles as `pending` does. */
+export function endWhenSettled<T>(
+  span: OpenTelemetryApi.Span,
+  api: Tracing['api'],
+  pending: PromiseLike<T>,
+): Promise<T> {
+  return Promise.resolve(pending).then(
+    (value) => {
+      span.end();
+      return value;
+    },
+    (error: unknown) => {
+      markFailed(span, api, error);
+      span.end();
+      throw error;
+    },
+  );
+}
