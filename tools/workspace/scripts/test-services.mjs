@@ -11,7 +11,8 @@
  * ASSISTANT_TEST_SERVICES_DIR points at another folder of services (the spec of test-all.mjs uses it).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 function servicesIn(dir) {
@@ -45,10 +46,25 @@ function installMissing(packages) {
   return missing.filter((pkg) => !installed(pkg));
 }
 
-/** The last line a failed script wrote to stderr: its own one-line reason. */
-function reasonOf(result) {
-  const lines = `${result.stderr ?? ''}`.trim().split('\n').filter(Boolean);
-  return lines.at(-1) ?? `exited with ${result.status ?? result.signal}`;
+/**
+ * Runs one service script; returns its failure reason, or null when it started. Its stderr goes to a file, not a
+ * pipe: a daemon the script starts may keep the script's stderr open for as long as it runs, and spawnSync waits
+ * for a pipe to close — a fresh machine's CI hung for its whole 90 minutes on Dovecot doing exactly that.
+ */
+function runService(script, root, env) {
+  const dir = mkdtempSync(join(tmpdir(), 'assistant-test-service-'));
+  const stderrPath = join(dir, 'stderr');
+  const stderr = openSync(stderrPath, 'w');
+  try {
+    const result = spawnSync('bash', [script], { cwd: root, env, stdio: ['ignore', 'ignore', stderr] });
+    if (result.status === 0) return null;
+    // The last line the script wrote to stderr: its own one-line reason.
+    const lines = readFileSync(stderrPath, 'utf8').trim().split('\n').filter(Boolean);
+    return lines.at(-1) ?? `exited with ${result.status ?? result.signal}`;
+  } finally {
+    closeSync(stderr);
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Starts every service; returns the one-line failures (empty when all run). */
@@ -65,9 +81,8 @@ export function startTestServices(root, env = process.env) {
       );
       continue;
     }
-    const result = spawnSync('bash', [service.script], { cwd: root, env, encoding: 'utf8', stdio: 'pipe' });
-    if (result.status !== 0)
-      failures.push(`test services: ${service.name} did not start: ${reasonOf(result)}`);
+    const reason = runService(service.script, root, env);
+    if (reason !== null) failures.push(`test services: ${service.name} did not start: ${reason}`);
   }
   return failures;
 }

@@ -53,7 +53,8 @@ service lmtp {
   }
 }
 CONF
-if ! up 10143; then dovecot -c "$DIR/dovecot.conf"; fi
+# Dovecot keeps the stderr it was started with for as long as it runs: give it its log, not ours.
+if ! up 10143; then dovecot -c "$DIR/dovecot.conf" </dev/null >>"$DIR/dovecot.log" 2>&1; fi
 cat >"$DIR/smtpd.conf" <<CONF
 listen on 127.0.0.1 port 10025
 table mailboxes { "alice@example.test" = "vmail", "bob@example.test" = "vmail" }

@@ -87,7 +87,7 @@ describe('npm test (tools/workspace/scripts/test-all.mjs)', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  function runTestAll(failTarget = '') {
+  function runTestAll(failTarget = '', timeout?: number) {
     const log = path.join(dir, 'npx.log');
     writeFileSync(log, '');
     const result = spawnSync(
@@ -104,6 +104,7 @@ describe('npm test (tools/workspace/scripts/test-all.mjs)', () => {
           ASSISTANT_TEST_SKIP_NODE_VERSIONS: '1',
         },
         encoding: 'utf8',
+        timeout,
       },
     );
     const targets = readFileSync(log, 'utf8')
@@ -141,4 +142,18 @@ describe('npm test (tools/workspace/scripts/test-all.mjs)', () => {
     expect(targets).toEqual([]);
     expect({ status, summary }).toEqual({ status: 1, summary: '0 passed, 1 failed' });
   });
+
+  it('goes on past a service whose daemon keeps the script\'s output open (as Dovecot does)', () => {
+    // The daemon inherits the script's stdout and stderr and outlives it by far.
+    writeFileSync(path.join(services, 'mail.sh'), 'sleep 120 &\necho $! > "$NPX_LOG.daemon"\n');
+
+    try {
+      const { status, targets } = runTestAll('', 20_000);
+
+      expect(targets).toEqual(['build', 'typecheck', 'lint', 'test e2e']);
+      expect(status).toBe(0);
+    } finally {
+      process.kill(Number(readFileSync(path.join(dir, 'npx.log.daemon'), 'utf8')));
+    }
+  }, 30_000);
 });
