@@ -31,8 +31,13 @@ export function readCookie(request: FastifyRequest, name: string): string | unde
 
 /** The Set-Cookie value for the session cookie; `maxAgeSeconds` 0 deletes it. */
 export function sessionCookie(secure: boolean, value: string, maxAgeSeconds: number): string {
+  return pageCookie(sessionCookieName(secure), secure, value, maxAgeSeconds);
+}
+
+/** A Set-Cookie value with the attributes of every cookie the pages set (see SESSION_COOKIE for why these). */
+export function pageCookie(name: string, secure: boolean, value: string, maxAgeSeconds: number): string {
   return [
-    `${sessionCookieName(secure)}=${value}`,
+    `${name}=${value}`,
     'Path=/',
     `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
     'HttpOnly',

@@ -60,3 +60,38 @@ it('keeps only the digest of its token', async () => {
 it.each(['', 'short', `${'a'.repeat(43)}`])('refuses a made-up token %j', async (token) => {
   expect((await new PageClient(api).get(`/signin/link?token=${token}`)).statusCode).toBe(400);
 });
+
+describe('the request a sign-in interrupted', () => {
+  const CONSENT = '/oauth/interaction/abc123';
+
+  it('is resumed after the link: a consent that sent the browser to /signin comes back to that consent', async () => {
+    const browser = new PageClient(api);
+    const explained = await browser.get(`/signin?return_to=${encodeURIComponent(CONSENT)}`);
+    expect(explained.statusCode).toBe(200);
+    expect(explained.body).toContain('assistant serve --login-link');
+
+    const link = pathOf(await issueSignInLink(api.storage, api.userId, 'http://localhost'));
+    const signedIn = await browser.get(link);
+    expect(signedIn.statusCode).toBe(303);
+    expect(signedIn.headers.location).toBe(CONSENT);
+    // Taken once: the next link goes to /profile again.
+    const next = await browser.get(
+      pathOf(await issueSignInLink(api.storage, api.userId, 'http://localhost')),
+    );
+    expect(next.headers.location).toBe('/profile');
+  });
+
+  it('is never a path off this server, whatever the browser sends back', async () => {
+    const browser = new PageClient(api);
+    browser.cookies.set('assistant_return_to', encodeURIComponent('//evil.example/x'));
+    const link = pathOf(await issueSignInLink(api.storage, api.userId, 'http://localhost'));
+    expect((await browser.get(link)).headers.location).toBe('/profile');
+  });
+
+  it('is not kept for a return_to that is not a path on this server', async () => {
+    const browser = new PageClient(api);
+    await browser.get(`/signin?return_to=${encodeURIComponent('https://evil.example/')}`);
+    const link = pathOf(await issueSignInLink(api.storage, api.userId, 'http://localhost'));
+    expect((await browser.get(link)).headers.location).toBe('/profile');
+  });
+});

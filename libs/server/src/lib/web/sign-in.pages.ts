@@ -10,8 +10,9 @@ import { PAGE_PATHS, type PageRoute } from '../pages/page-route';
 import { LOCKOUT_WINDOW_MS, PasswordAccounts, type FieldProblem } from './password-accounts';
 import { MIN_PASSWORD_LENGTH } from './passwords';
 import { AFTER_SIGN_IN, safeReturnTo } from './return-to';
-import { useSignInLink } from './sign-in-links';
+import { SIGN_IN_LINK_LIFETIME_MS, useSignInLink } from './sign-in-links';
 import { WebSessions } from '../sessions/web-sessions';
+import { rememberReturnTo, takeReturnTo } from '../sessions/return-to-cookie';
 
 interface SignInForm {
   email: string;
@@ -70,7 +71,13 @@ export class SignInPages {
   private async showSignIn(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const returnTo = safeReturnTo(queryOf(request).return_to);
     if (await this.sessions.userIdFor(request)) return reply.redirect(returnTo ?? AFTER_SIGN_IN, 303);
-    if (!this.hosted) return this.linkExplanation(reply);
+    if (!this.hosted) {
+      // The link the owner will open cannot carry where this browser was going: the browser keeps it instead.
+      if (returnTo) {
+        rememberReturnTo(reply, this.sessions.isHttps(request), returnTo, SIGN_IN_LINK_LIFETIME_MS / 1000);
+      }
+      return this.linkExplanation(reply, returnTo !== null);
+    }
     return this.signInPage(request, reply, 200, { email: '', returnTo });
   }
 
@@ -144,10 +151,11 @@ export class SignInPages {
       );
     }
     await this.sessions.signIn(request, userId);
-    return reply.redirect(AFTER_SIGN_IN, 303);
+    const resumed = safeReturnTo(takeReturnTo(request, reply, this.sessions.isHttps(request)));
+    return reply.redirect(resumed ?? AFTER_SIGN_IN, 303);
   }
 
-  private linkExplanation(reply: FastifyReply): FastifyReply {
+  private linkExplanation(reply: FastifyReply, resumes: boolean): FastifyReply {
     return renderPage(reply, {
       title: 'Sign in',
       body: html`<h1>Sign in</h1>
@@ -155,7 +163,8 @@ export class SignInPages {
         <p>
           On the machine that runs it, run <code>assistant serve --login-link</code> and open the link it
           prints. The link printed when the server started works too. A link works once, within 15 minutes.
-        </p>`,
+        </p>
+        ${resumes && html`<p>Open it in this browser to come back to where you were.</p>`}`,
     });
   }
 
