@@ -29,6 +29,8 @@ import { TokenLineageSqlite1795980000000 } from './migrations/sqlite/17959800000
 import { TokenLineagePostgres1795980000000 } from './migrations/postgres/1795980000000-token-lineage';
 import { QueryOwnerSqlite1795990000000 } from './migrations/sqlite/1795990000000-query-owner';
 import { QueryOwnerPostgres1795990000000 } from './migrations/postgres/1795990000000-query-owner';
+import { ConnectionNamesSqlite1796000000000 } from './migrations/sqlite/1796000000000-connection-names';
+import { ConnectionNamesPostgres1796000000000 } from './migrations/postgres/1796000000000-connection-names';
 import { sqliteDriver } from './sqlite-driver';
 
 export type DatabaseConfig =
@@ -61,6 +63,7 @@ const MIGRATIONS = {
     IntegrationActivitySqlite1795850000000,
     TokenLineageSqlite1795980000000,
     QueryOwnerSqlite1795990000000,
+    ConnectionNamesSqlite1796000000000,
   ],
   postgres: [
     InitialSchemaPostgres1732233600000,
@@ -74,6 +77,7 @@ const MIGRATIONS = {
     MemoriesOwnerSearchPostgres1795910000000,
     TokenLineagePostgres1795980000000,
     QueryOwnerPostgres1795990000000,
+    ConnectionNamesPostgres1796000000000,
   ],
 };
 
