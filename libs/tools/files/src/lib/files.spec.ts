@@ -97,6 +97,24 @@ describe('a local folder', () => {
     await expect(folder.delete('notes')).rejects.toThrow(/not empty/);
   });
 
+  it('creates the folders of a new file, inside the folder only', async () => {
+    await folder.write('plans/2027/todo.txt', 'book the ferry\n', false);
+    expect(readFileSync(join(root, 'plans', '2027', 'todo.txt'), 'utf8')).toBe('book the ferry\n');
+    // A link that leads out of the folder is never followed to make a folder there.
+    await expect(folder.write('escape/made/new.txt', 'x', false)).rejects.toThrow(/outside the folder/);
+    expect(existsSync(join(outside, 'made'))).toBe(false);
+    // Nor is a link below a folder made on the way.
+    mkdirSync(join(root, 'deep'));
+    symlinkSync(outside, join(root, 'deep', 'out'));
+    await expect(folder.write('deep/out/made/new.txt', 'x', false)).rejects.toThrow(/outside the folder/);
+    expect(existsSync(join(outside, 'made'))).toBe(false);
+    await expect(folder.write('../made/new.txt', 'x', false)).rejects.toThrow(/outside the folder/);
+    expect(existsSync(join(base, 'made'))).toBe(false);
+    // A file where a folder would go is not replaced.
+    await expect(folder.write('notes/todo.txt/new.txt', 'x', false)).rejects.toThrow(/^notes\/todo\.txt/);
+    expect(readFileSync(join(root, 'notes', 'todo.txt'), 'utf8')).toBe('buy stamps\n');
+  });
+
   it('refuses binary files and cuts long ones', async () => {
     await expect(folder.read('photo.jpg')).rejects.toThrow(/not a text file/);
     writeFileSync(join(root, 'long.txt'), 'a'.repeat(150_000));

@@ -175,6 +175,7 @@ export class LocalFolder implements FilesDriver {
 
   write(path: string, text: string, overwrite: boolean): Promise<FileEntry> {
     return about(path, async () => {
+      await this.makeFoldersOf(path);
       const target = await this.creatable(path);
       const flags =
         constants.O_WRONLY | constants.O_CREAT | (overwrite ? constants.O_TRUNC : constants.O_EXCL);
@@ -245,6 +246,32 @@ export class LocalFolder implements FilesDriver {
     const real = await realpath(full);
     if (!this.inside(real)) throw new FileAccessError(`${path} leads outside the folder`);
     return real;
+  }
+
+  /**
+   * Makes the missing folders on the way to `path` ("write … to notes/todo.txt" without a notes folder), one at a
+   * time from the root down, each checked once it exists: a link among them that leads out of the root (there
+   * already, or swapped in meanwhile) is refused before anything is made below it, so nothing is ever created
+   * outside the root.
+   */
+  private async makeFoldersOf(path: string): Promise<void> {
+    const full = this.lexical(path);
+    if (full === this.root) return;
+    let current = this.root;
+    let shown = '';
+    for (const name of relative(this.root, dirname(full)).split(sep).filter(Boolean)) {
+      shown = shown ? `${shown}/${name}` : name;
+      const next = join(current, name);
+      await mkdir(next, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw inWords(error, shown);
+      });
+      const real = await realpath(next).catch((error: unknown) => {
+        throw inWords(error, shown);
+      });
+      if (!this.inside(real)) throw new FileAccessError(`${path} leads outside the folder`);
+      if (!(await stat(real)).isDirectory()) throw new FileAccessError(`${shown} is a file, not a folder`);
+      current = real;
+    }
   }
 
   /** A path that may not exist yet, whose folder exists inside the root (links resolved). */

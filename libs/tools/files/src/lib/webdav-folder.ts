@@ -77,7 +77,7 @@ export class WebDavFolder implements FilesDriver {
   }
 
   async write(path: string, text: string, overwrite: boolean): Promise<FileEntry> {
-    const file = await this.creatable(path);
+    const file = await this.creatable(path, { makeFolders: true });
     const existing = await this.statOrNull(path, file);
     if (existing?.type === 'directory') throw new FileAccessError(`${path} is a folder`);
     if (existing && !overwrite) throw new FileAccessError(`${path} exists already; say so to replace it`);
@@ -127,14 +127,26 @@ export class WebDavFolder implements FilesDriver {
   }
 
   /**
-   * A path that may not exist yet, whose folder exists. Checked first because servers answer a missing folder
-   * differently (404, 409, even 403 for a move).
+   * A path that may not exist yet, whose folder exists, or is made with `makeFolders` (one collection at a time
+   * from the folder down; the path was checked to stay inside it). Checked first because servers answer a
+   * missing folder differently (404, 409, even 403 for a move).
    */
-  private async creatable(path: string): Promise<string> {
+  private async creatable(path: string, options: { makeFolders?: boolean } = {}): Promise<string> {
     const file = this.remote(path);
     if (file === '/') throw new FileAccessError('give a file name');
     const parent = await this.statOrNull(path, posix.dirname(file));
-    if (parent?.type !== 'directory') throw new FileAccessError(`the folder of ${path} does not exist`);
+    if (parent?.type === 'directory') return file;
+    if (parent) throw new FileAccessError(`${this.relativeOf(posix.dirname(file))} is a file, not a folder`);
+    if (!options.makeFolders) throw new FileAccessError(`the folder of ${path} does not exist`);
+    let made = '';
+    for (const name of posix.dirname(file).split('/').filter(Boolean)) {
+      made = `${made}/${name}`;
+      const shown = made.slice(1);
+      const existing = await this.statOrNull(shown, made);
+      if (existing?.type === 'directory') continue;
+      if (existing) throw new FileAccessError(`${shown} is a file, not a folder`);
+      await this.call(shown, () => this.client.createDirectory(made));
+    }
     return file;
   }
 

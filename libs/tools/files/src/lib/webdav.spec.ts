@@ -115,8 +115,15 @@ describe('a WebDAV folder (rclone)', () => {
     expect(readFileSync(onDisk('shopping.txt'), 'utf8')).toBe('milk\n');
     await folder.write('shopping.txt', 'eggs\n', true);
     expect(readFileSync(onDisk('shopping.txt'), 'utf8')).toBe('eggs\n');
-    await expect(folder.write('nowhere/new.txt', 'x', false)).rejects.toThrow(
-      /folder of nowhere\/new.txt does not exist/,
+    // The folders of a new file are made, inside the connection's folder only.
+    expect(await folder.write('plans/2027/todo.txt', 'book the ferry\n', false)).toMatchObject({
+      path: 'plans/2027/todo.txt',
+    });
+    expect(readFileSync(onDisk('plans/2027/todo.txt'), 'utf8')).toBe('book the ferry\n');
+    await expect(folder.write('../made/new.txt', 'x', false)).rejects.toThrow(/outside the folder/);
+    expect(existsSync(join(DISK, test, 'made'))).toBe(false);
+    await expect(folder.write('notes/todo.txt/new.txt', 'x', false)).rejects.toThrow(
+      /^notes\/todo\.txt is a file/,
     );
 
     await expect(folder.move('shopping.txt', 'notes/todo.txt')).rejects.toThrow(/exists already/);
