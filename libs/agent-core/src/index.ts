@@ -12,6 +12,7 @@ export {
   DEFAULT_OLLAMA_URL,
   type ModelSettings,
 } from './lib/models/model-catalog';
+export { DEFAULT_CONTEXT_TOKENS } from './lib/run/history-budget';
 export { DEFAULT_BUILTIN_PACING_MS } from './lib/models/builtin/builtin-model';
 export { ModelUnavailableError } from './lib/errors';
 export type { RunAround, ModelCallSummary } from './lib/run/run-around';

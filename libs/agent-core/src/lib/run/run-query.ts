@@ -8,7 +8,8 @@ import {
 } from '@assistant/contracts';
 import type { ConnectedTool, WithheldTool } from '@assistant/tool-kit';
 import { builtinProviderOptions } from '../models/builtin/builtin-model';
-import { systemPrompt } from './system-prompt';
+import { systemPrompt, type PromptConnection } from './system-prompt';
+import { DEFAULT_CONTEXT_TOKENS, historyWithin } from './history-budget';
 import { describeModelError } from './model-errors';
 import { appendStep, initialPrompt } from './model-prompt';
 import { streamStep, type StepListener } from './model-step';
@@ -52,6 +53,15 @@ export interface RunInput {
   instructions?: readonly string[];
   /** The user's IANA time zone. */
   timeZone: string;
+  /** The account's display name, told to a language model. */
+  userName?: string;
+  /** The account's connections by name and family, told to a language model. */
+  connections?: readonly PromptConnection[];
+  /**
+   * The model's context window in tokens (default DEFAULT_CONTEXT_TOKENS): `history` is cut to what it leaves,
+   * oldest first; the question and the recalled memories are always kept.
+   */
+  contextTokens?: number;
   /** The account's other tools and why the run may not use them, so that the answer can say what to change. */
   withheldTools?: readonly WithheldTool[];
   /**
@@ -121,11 +131,18 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
     emit,
   });
   // Everything a step's request holds besides the conversation is the same for every step: made once.
-  const prompt = initialPrompt(
-    systemPrompt(input.recalled, input.instructions ?? []),
-    input.history,
-    input.text,
-  );
+  const system = systemPrompt({
+    recalled: input.recalled,
+    instructions: input.instructions ?? [],
+    timeZone: input.timeZone,
+    userName: input.userName,
+    connections: input.connections,
+  });
+  const history = historyWithin(input.history, input.contextTokens ?? DEFAULT_CONTEXT_TOKENS, {
+    system,
+    question: input.text,
+  });
+  const prompt = initialPrompt(system, history, input.text);
   const tools = input.tools.length > 0 ? modelToolsOf(input.tools) : undefined;
   const providerOptions = builtinProviderOptions({
     withheldTools: input.withheldTools ?? [],
