@@ -31,6 +31,26 @@ export {
   type ToolFamily,
 } from './lib/family';
 export type { BuiltinAction, PhraseContext, PhraseRule } from './lib/phrases';
+export type {
+  FamilyIntents,
+  Intent,
+  IntentContext,
+  Learned,
+  SlotKind,
+  Slots,
+  VocabularyKind,
+  WhenRange,
+} from './lib/intents';
+export {
+  cleanSlot,
+  IntentMatcher,
+  readRequest,
+  SHARED_RULES,
+  Speller,
+  STOP_WORDS,
+  type IntentGroup,
+  type IntentMatch,
+} from './lib/templates';
 export { asSentence, capitalise, joinAnd, toSecondPerson } from './lib/person';
 export { allowedTools, withheldTools, type WithheldTool } from './lib/tool-registry';
 export { callTool, ToolCallTimeout } from './lib/call-tool';
@@ -46,3 +66,18 @@ export {
   type PinnedHost,
   type Resolver,
 } from './lib/pinning';
+export {
+  chooseConnection,
+  connectionArgument,
+  CONNECTION_ARGUMENT,
+  takeConnectionArgument,
+  withConnectionArgument,
+  type NamedConnection,
+} from './lib/connection-choice';
+export {
+  connectionFields,
+  fieldLabel,
+  readConnectionForm,
+  type ConnectionField,
+  type FormValues,
+} from './lib/connection-fields';

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ToolDefinition } from './define-tool';
 import type { PhraseRule } from './phrases';
+import type { FamilyIntents } from './intents';
 // The wire entry: the kit's runtime loads no zod schema of the contract (a custom tool module loads the kit).
 import { FAMILY_NAME_PATTERN } from '@assistant/contracts/wire';
 
@@ -17,6 +18,11 @@ export interface DriverEnvironment {
    * account to what is its own. Absent where no account is known, which such a provider takes as no account's.
    */
   userId?: string;
+  /**
+   * The name of the account's connection being opened ("Work mail"), for a driver's messages; absent for a
+   * connection built into the server.
+   */
+  connectionName?: string;
   /**
    * Host names and networks (CIDR) on the server's own network that the operator lets tools reach
    * (`ASSISTANT_ALLOW_PRIVATE_HOSTS`); everything private or local is refused otherwise.
@@ -117,10 +123,18 @@ export interface ToolFamily<D = unknown> {
    * `tools` changed, and returns the unsubscribe function. The catalogue tells every account.
    */
   onToolsChanged?(listener: () => void): () => void;
-  /** The phrasings the built-in offline model understands for this family, each with examples that are tested. */
-  phrases: readonly PhraseRule[];
-  /** What the built-in model says once one of this family's tools has answered (plain sentences). */
-  answer(tool: string, output: unknown): string;
+  /**
+   * What the built-in offline model understands for this family: intents with sentence templates and slots
+   * (`intents.ts`), each with examples that are tested.
+   */
+  intents?: FamilyIntents;
+  /** Phrasings as whole-sentence regular expressions, for a family whose requests have no template form. */
+  phrases?: readonly PhraseRule[];
+  /**
+   * What the built-in model says once one of this family's tools has answered (plain sentences); `focus` is what
+   * the request asked about, for picking it out of the result ("yoga" among the week's events).
+   */
+  answer(tool: string, output: unknown, focus?: string): string;
   /**
    * What the built-in model says when a phrasing of this family names a tool that the run neither has nor
    * withholds (a custom tool by a name no module defines); it says that no connection provides it otherwise.
@@ -174,7 +188,8 @@ export function servesTool(provider: string, tool: Pick<ToolDefinition, 'provide
 export interface FamilyLanguage {
   name: string;
   topic: ToolFamily['topic'];
+  intents?: FamilyIntents;
   phrases?: readonly PhraseRule[];
-  answer?(tool: string, output: unknown): string;
+  answer?(tool: string, output: unknown, focus?: string): string;
   unavailable?: ToolFamily['unavailable'];
 }
