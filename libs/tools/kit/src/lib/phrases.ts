@@ -4,7 +4,18 @@
  * turns a match into a tool call or a plain answer. Every example is checked by a test of the family.
  */
 export type BuiltinAction =
-  | { kind: 'tool'; tool: string; input: Record<string, unknown> }
+  | {
+      kind: 'tool';
+      tool: string;
+      input: Record<string, unknown>;
+      /** What the user asked about, for the answer to pick out of the result ("yoga" among the events). */
+      focus?: string;
+      /**
+       * Where to look next when this tool finds nothing (or the run lacks it): "what's my X?" tries the memories,
+       * then the mail, then the files. The answer then says where it came from.
+       */
+      otherwise?: ReadonlyArray<{ tool: string; input: Record<string, unknown> }>;
+    }
   | { kind: 'text'; text: string }
   /** A request for a tool family the model has no phrasings for: the answer depends on the run's tools. */
   | { kind: 'family'; family: string; about: string };

@@ -1,0 +1,481 @@
+import type { BuiltinAction } from './phrases';
+import type { Intent, IntentContext, SlotKind, Slots } from './intents';
+
+/**
+ * The built-in model's template engine: compiles the families' sentence templates into anchored regular
+ * expressions once, reads a request as people type it (politeness, slang and typos set aside) and picks the
+ * template that explains most of its words. Syntax: `(a|b)` alternatives, `[a|b]` optional words, `{kind}` or
+ * `{kind:name}` a slot, `<rule>` an expansion rule, `*` any words (which count as unexplained).
+ */
+
+/** Expansion rules every family's templates may use. */
+export const SHARED_RULES: Readonly<Record<string, string>> = {
+  mail: '(mail|mails|email|emails|message|messages|inbox|mailbox)',
+  calendar: '(calendar|agenda|schedule|diary|planner)',
+  events: '(meetings|meeting|events|event|appointments|appointment|plans|anything|something|stuff|things)',
+  whats: "(what's|what is|what are|what)",
+  show: '(show|list|give|get|tell|display|check|see|pull up|bring up|find) [me|us]',
+  my: '(my|the|our)',
+};
+
+const SLOT_KINDS = new Set<SlotKind>([
+  'sender',
+  'person',
+  'topic',
+  'text',
+  'title',
+  'event',
+  'thing',
+  'when',
+  'file',
+  'folder',
+  'device',
+  'connection',
+  'url',
+  'address',
+  'number',
+  'state',
+]);
+
+/** What a slot of a kind may hold, when it is narrower than any words. */
+const SLOT_PATTERNS: Partial<Record<SlotKind, string>> = {
+  url: 'https?:\\/\\/\\S+',
+  address: '[^\\s@]+@[^\\s@]+\\.[^\\s@]+',
+  number: '\\d+(?:[.,]\\d+)?',
+  state: 'on|off',
+};
+
+/** Words that never become search terms. */
+export const STOP_WORDS = new Set(
+  (
+    'a an the any anything some something me my mine our your about regarding concerning re of for ' +
+    'mail mails email emails message messages inbox new latest recent last stuff things thing please pls'
+  ).split(' '),
+);
+
+const DETERMINERS = /^(?:my|the|a|an|our|your|some|any|that|this)\s+/i;
+
+/** A slot's words made into a value: undefined when nothing is left of them. */
+export function cleanSlot(kind: SlotKind, words: string): string | undefined {
+  let value = words.trim().replace(/^["'“‘]+|["'”’?!,;:]+$/g, '');
+  switch (kind) {
+    case 'topic':
+      value = value
+        .split(/\s+/)
+        .filter((word) => !STOP_WORDS.has(word.toLowerCase()))
+        .join(' ');
+      break;
+    case 'text':
+    case 'url':
+    case 'address':
+    case 'number':
+    case 'state':
+    case 'when':
+      break;
+    default:
+      while (DETERMINERS.test(value)) value = value.replace(DETERMINERS, '');
+  }
+  value = value.trim();
+  return /[\p{L}\p{N}]/u.test(value) ? value : undefined;
+}
+
+// ─── Reading a request ────────────────────────────────────────────────────────────────────────────────────────
+
+/** Shorthand and slang people type, as the words the templates know ('' drops the word). */
+const SLANG: Readonly<Record<string, string>> = {
+  pls: '',
+  plz: '',
+  pleas: '',
+  please: '',
+  kindly: '',
+  thx: '',
+  u: 'you',
+  ur: 'your',
+  r: 'are',
+  tmrw: 'tomorrow',
+  tmr: 'tomorrow',
+  tmrow: 'tomorrow',
+  tomoz: 'tomorrow',
+  '2moro': 'tomorrow',
+  '2morrow': 'tomorrow',
+  tonite: 'tonight',
+  '2day': 'today',
+  '2nite': 'tonight',
+  msg: 'message',
+  msgs: 'messages',
+  appt: 'appointment',
+  appts: 'appointments',
+  mtg: 'meeting',
+  mtgs: 'meetings',
+  wk: 'week',
+  abt: 'about',
+  b4: 'before',
+  whats: "what's",
+  wats: "what's",
+  wheres: "where's",
+  whens: "when's",
+  dont: "don't",
+  didnt: "didn't",
+  im: "i'm",
+  'e-mail': 'email',
+  'e-mails': 'emails',
+  emails: 'emails',
+  info: 'info',
+};
+
+/** Said before a request and meaning nothing for it ("hey can you pls …"). */
+const LEADING = [
+  'hey assistant',
+  'assistant',
+  'ok so',
+  'okay so',
+  'ok',
+  'okay',
+  'so',
+  'um',
+  'uh',
+  'hmm',
+  'yo',
+  'hey',
+  'can you',
+  'could you',
+  'would you',
+  'will you',
+  'can i',
+  'i want to',
+  'i wanna',
+  "i'd like to",
+  'i would like to',
+  'i need you to',
+  'i need to',
+  'just',
+  'quickly',
+  'quick',
+].map((phrase) => phrase.split(' '));
+
+/** Said after a request ("… for me thanks"). */
+const TRAILING = ['for me', 'thanks', 'thank you', 'now', 'asap', 'real quick', 'quickly', 'again'].map(
+  (phrase) => phrase.split(' '),
+);
+
+/** A word that is a URL, an address or a file name keeps its dots and slashes. */
+const KEEPS_PUNCTUATION = /:\/\/|@|\w\.\w/;
+
+function stripWord(word: string): string {
+  const stripped = KEEPS_PUNCTUATION.test(word)
+    ? word.replace(/^["'“‘(]+|["'”’),;:!?]+$|\.$/g, '')
+    : word.replace(/^["'“‘(]+|["'”’),;:.!?]+$/g, '');
+  return stripped.replace(/[’‘]/g, "'");
+}
+
+function startsWith(words: readonly string[], phrase: readonly string[], at: number): boolean {
+  return phrase.every((word, i) => words[at + i]?.toLowerCase() === word);
+}
+
+/** Single-deletion variants of a word, for one-typo look-ups (SymSpell's idea, with distance 1). */
+function deletions(word: string): string[] {
+  const variants: string[] = [];
+  for (let i = 0; i < word.length; i++) variants.push(word.slice(0, i) + word.slice(i + 1));
+  return variants;
+}
+
+/**
+ * Corrects words one typo away from a word of the templates ("calender", "emial", "tomorow"), without touching
+ * words the templates know. Built once from the templates' words.
+ */
+export class Speller {
+  private readonly known = new Set<string>();
+  private readonly byVariant = new Map<string, string>();
+
+  constructor(words: Iterable<string>) {
+    for (const word of words) this.known.add(word);
+    for (const word of this.known) {
+      if (word.length < 5 || !/^[a-z]+$/.test(word)) continue;
+      if (!this.byVariant.has(word)) this.byVariant.set(word, word);
+      for (const variant of deletions(word))
+        if (!this.byVariant.has(variant)) this.byVariant.set(variant, word);
+    }
+  }
+
+  correct(word: string): string {
+    const lower = word.toLowerCase();
+    if (lower.length < 4 || this.known.has(lower) || !/^[a-z]+$/.test(lower)) return word;
+    const direct = this.byVariant.get(lower); // one letter missing from lower… or lower is a word's deletion
+    if (direct) return direct;
+    for (const variant of deletions(lower)) {
+      const found = this.byVariant.get(variant);
+      if (found && (lower.length >= 5 || found.length === lower.length + 1)) return found;
+    }
+    return word;
+  }
+}
+
+/**
+ * A request as the templates read it: each word stripped of its punctuation (URLs, addresses and file names keep
+ * theirs), slang spelt out, typos corrected, politeness before and after set aside. Case is kept, for the words
+ * a slot passes on verbatim.
+ */
+export function readRequest(text: string, speller?: Speller): string {
+  const words: string[] = [];
+  for (const raw of text.trim().split(/\s+/)) {
+    const word = stripWord(raw);
+    if (!word) continue;
+    const lower = word.toLowerCase();
+    const slang = SLANG[lower];
+    if (slang !== undefined) {
+      if (slang) words.push(slang);
+      continue;
+    }
+    words.push(speller ? speller.correct(word) : word);
+  }
+  let start = 0;
+  let end = words.length;
+  for (let found = true; found;) {
+    found = false;
+    for (const phrase of LEADING) {
+      if (end - start > phrase.length && startsWith(words, phrase, start)) {
+        start += phrase.length;
+        found = true;
+        break;
+      }
+    }
+  }
+  for (let found = true; found;) {
+    found = false;
+    for (const phrase of TRAILING) {
+      if (end - start > phrase.length && startsWith(words, phrase, end - phrase.length)) {
+        end -= phrase.length;
+        found = true;
+        break;
+      }
+    }
+  }
+  return words.slice(start, end).join(' ');
+}
+
+// ─── Compiling templates ──────────────────────────────────────────────────────────────────────────────────────
+
+interface CompiledTemplate {
+  intent: Intent;
+  template: string;
+  regex: RegExp;
+  /** Group name → the slot's kind and name. */
+  slots: Map<string, { kind: SlotKind; name: string }>;
+  wildcards: string[];
+  /** Words every request it matches has (a cheap test before the regular expression). */
+  required: string[];
+  order: number;
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+
+class TemplateParser {
+  private at = 0;
+  private groups = 0;
+  readonly slots = new Map<string, { kind: SlotKind; name: string }>();
+  readonly wildcards: string[] = [];
+  readonly required: string[] = [];
+  readonly words = new Set<string>();
+
+  constructor(
+    private readonly source: string,
+    private readonly rules: Readonly<Record<string, string>>,
+    private readonly depth = 0,
+  ) {}
+
+  parse(): string {
+    const body = this.alternatives(true);
+    if (this.at < this.source.length) this.fail(`unexpected "${this.source[this.at]}"`);
+    return body;
+  }
+
+  private fail(why: string): never {
+    throw new Error(`template "${this.source}": ${why} at ${this.at}`);
+  }
+
+  private alternatives(top: boolean): string {
+    const options = [this.sequence(top)];
+    while (this.source[this.at] === '|') {
+      this.at++;
+      options.push(this.sequence(false));
+    }
+    if (options.length > 1 && top) this.required.length = 0;
+    return options.length > 1 ? `(?:${options.join('|')})` : options[0];
+  }
+
+  private sequence(top: boolean): string {
+    const atoms: string[] = [];
+    for (;;) {
+      const c = this.source[this.at];
+      if (c === undefined || c === ')' || c === ']' || c === '|') break;
+      if (c === ' ') {
+        this.at++;
+        continue;
+      }
+      if (c === '(' || c === '[') {
+        this.at++;
+        const inner = this.alternatives(false);
+        const close = c === '(' ? ')' : ']';
+        if (this.source[this.at] !== close) this.fail(`missing "${close}"`);
+        this.at++;
+        atoms.push(c === '(' ? `(?:${inner})` : `(?:${inner})?`);
+      } else if (c === '{') {
+        const end = this.source.indexOf('}', this.at);
+        if (end < 0) this.fail('missing "}"');
+        const [kind, name = kind] = this.source.slice(this.at + 1, end).split(':') as [SlotKind, string?];
+        if (!SLOT_KINDS.has(kind)) this.fail(`unknown slot kind "${kind}"`);
+        const group = `s${this.groups++}`;
+        this.slots.set(group, { kind, name });
+        atoms.push(`(?<${group}>${SLOT_PATTERNS[kind] ?? '\\S.*?'})`);
+        this.at = end + 1;
+      } else if (c === '<') {
+        const end = this.source.indexOf('>', this.at);
+        if (end < 0) this.fail('missing ">"');
+        const name = this.source.slice(this.at + 1, end);
+        const rule = this.rules[name];
+        if (rule === undefined) this.fail(`unknown rule <${name}>`);
+        if (this.depth > 5) this.fail(`rule <${name}> expands too deep`);
+        const inner = new TemplateParser(rule, this.rules, this.depth + 1);
+        inner.groups = this.groups;
+        const body = inner.parse();
+        this.groups = inner.groups;
+        for (const [group, slot] of inner.slots) this.slots.set(group, slot);
+        for (const word of inner.words) this.words.add(word);
+        atoms.push(`(?:${body})`);
+        this.at = end + 1;
+      } else if (c === '*') {
+        const group = `w${this.groups++}`;
+        this.wildcards.push(group);
+        atoms.push(`(?<${group}>.*?)`);
+        this.at++;
+      } else {
+        const match = /^[^\s()[\]{}<>|*]+/.exec(this.source.slice(this.at));
+        if (!match) this.fail('unexpected character');
+        const word = match[0].toLowerCase();
+        this.words.add(word);
+        if (top) this.required.push(word);
+        const edgeStart = /^\w/.test(word) ? '\\b' : '';
+        const edgeEnd = /\w$/.test(word) ? '\\b' : '';
+        atoms.push(`${edgeStart}${escape(word)}${edgeEnd}`);
+        this.at += match[0].length;
+      }
+    }
+    return atoms.join('\\s*');
+  }
+}
+
+// ─── Matching ─────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** A request understood: the intent, its slots' values, and the action it makes. */
+export interface IntentMatch {
+  intent: string;
+  slots: Readonly<Record<string, string>>;
+  action: BuiltinAction;
+}
+
+/** A group of intents and the expansion rules their templates use (a family's, or the conversation's). */
+export interface IntentGroup {
+  intents: readonly Intent[];
+  rules?: Readonly<Record<string, string>>;
+}
+
+export class IntentMatcher {
+  private readonly compiled: CompiledTemplate[] = [];
+  readonly speller: Speller;
+
+  constructor(groups: readonly IntentGroup[]) {
+    const words = new Set<string>();
+    let order = 0;
+    for (const group of groups) {
+      const rules = { ...SHARED_RULES, ...group.rules };
+      for (const intent of group.intents) {
+        for (const template of intent.templates) {
+          const parser = new TemplateParser(template, rules);
+          const body = parser.parse();
+          for (const word of parser.words) words.add(word);
+          this.compiled.push({
+            intent,
+            template,
+            regex: new RegExp(`^${body}$`, 'i'),
+            slots: parser.slots,
+            wildcards: parser.wildcards,
+            required: parser.required.filter((word) => /^[\w']+$/.test(word)),
+            order: order++,
+          });
+        }
+      }
+    }
+    this.speller = new Speller(words);
+  }
+
+  /** Every intent, in the order given. */
+  intents(): Intent[] {
+    return [...new Set(this.compiled.map((c) => c.intent))];
+  }
+
+  /**
+   * The best reading of a request: of the templates it matches (follow-ups only after their intents), the one
+   * whose own words explain most of it, fallbacks last; a match whose slots its intent cannot use (a day the
+   * date parser does not read) gives way to the next. Undefined when none fits.
+   */
+  match(text: string, context: IntentContext): IntentMatch | undefined {
+    const request = readRequest(text, this.speller);
+    if (!request) return undefined;
+    const present = new Set(request.toLowerCase().split(' '));
+    const candidates: Array<{ compiled: CompiledTemplate; groups: Record<string, string>; score: number }> =
+      [];
+    for (const compiled of this.compiled) {
+      const { intent } = compiled;
+      if (intent.after && !(context.previous && intent.after.includes(context.previous.intent))) continue;
+      if (!compiled.required.every((word) => present.has(word))) continue;
+      const found = compiled.regex.exec(request);
+      if (!found) continue;
+      const groups = (found.groups ?? {}) as Record<string, string>;
+      let unexplained = 0;
+      for (const group of compiled.slots.keys()) unexplained += (groups[group] ?? '').length;
+      for (const group of compiled.wildcards) unexplained += (groups[group] ?? '').length * 2;
+      candidates.push({ compiled, groups, score: request.length - unexplained });
+    }
+    candidates.sort(
+      (a, b) =>
+        Number(a.compiled.intent.fallback ?? false) - Number(b.compiled.intent.fallback ?? false) ||
+        b.score - a.score ||
+        a.compiled.order - b.compiled.order,
+    );
+    for (const { compiled, groups } of candidates) {
+      const slots: Record<string, string> = {};
+      let usable = true;
+      for (const [group, { kind, name }] of compiled.slots) {
+        const words = groups[group];
+        if (words === undefined) continue;
+        const value = cleanSlot(kind, words);
+        if (value === undefined || (kind === 'when' && !context.when(value))) {
+          usable = false;
+          break;
+        }
+        slots[name] = value;
+      }
+      if (!usable) continue;
+      let action: BuiltinAction | undefined;
+      try {
+        action = compiled.intent.act(slots as Slots, context);
+      } catch {
+        action = undefined; // An intent that cannot read these slots (a family's bug) is passed over.
+      }
+      if (action) return { intent: compiled.intent.intent, slots, action };
+    }
+    return undefined;
+  }
+
+  /** The slots of a request for one intent, for a follow-up that re-asks it with a slot changed. */
+  redo(
+    intentName: string,
+    slots: Readonly<Record<string, string>>,
+    context: IntentContext,
+  ): IntentMatch | undefined {
+    const intent = this.compiled.find((c) => c.intent.intent === intentName)?.intent;
+    if (!intent) return undefined;
+    const action = intent.act(slots as Slots, context);
+    return action && { intent: intentName, slots, action };
+  }
+}
