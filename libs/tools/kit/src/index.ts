@@ -81,18 +81,3 @@ export {
   type ConnectionField,
   type FormValues,
 } from './lib/connection-fields';
-export {
-  chooseConnection,
-  connectionArgument,
-  CONNECTION_ARGUMENT,
-  takeConnectionArgument,
-  withConnectionArgument,
-  type NamedConnection,
-} from './lib/connection-choice';
-export {
-  connectionFields,
-  fieldLabel,
-  readConnectionForm,
-  type ConnectionField,
-  type FormValues,
-} from './lib/connection-fields';
