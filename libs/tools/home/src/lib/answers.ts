@@ -1,5 +1,5 @@
 import { joinAnd } from '@assistant/tool-kit';
-import type { Device } from './home.driver';
+import type { ChangedDevice, Device } from './home.driver';
 
 function stateOf(device: Device): string {
   if (device.kind === 'climate' && typeof device.attributes['temperature'] === 'number') {
@@ -18,6 +18,13 @@ export function homeAnswer(tool: string, output: unknown): string {
     return `Your devices: ${joinAnd(devices.map((d) => `${d.name} (${stateOf(d)})`))}.`;
   }
   const device = output as Device;
-  if (tool === 'home_set_state') return `Done: the ${device.name} is now ${stateOf(device)}.`;
+  if (tool === 'home_set_state') return changeAnswer(device as ChangedDevice);
   return `The ${device.name} is ${stateOf(device)}.`;
+}
+
+/** Only a change the device reported is "done"; otherwise what is known: it was sent, and the last state. */
+function changeAnswer(device: ChangedDevice): string {
+  if (device.confirmed !== false) return `Done: the ${device.name} is now ${stateOf(device)}.`;
+  const what = device.requested_state ? `the command to turn ${device.requested_state}` : 'the change';
+  return `I sent the ${device.name} ${what}, but it has not confirmed it: it last reported ${stateOf(device)}.`;
 }

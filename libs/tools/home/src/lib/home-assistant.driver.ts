@@ -1,5 +1,12 @@
 import { ConnectionTestError } from '@assistant/tool-kit';
-import { HomeError, type Device, type DeviceChange, type HomeDriver } from './home.driver';
+import {
+  HomeError,
+  requestedState,
+  type ChangedDevice,
+  type Device,
+  type DeviceChange,
+  type HomeDriver,
+} from './home.driver';
 
 interface HaState {
   entity_id: string;
@@ -45,7 +52,7 @@ export class HomeAssistant implements HomeDriver {
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  async change(device: Device, change: DeviceChange, signal: AbortSignal): Promise<Device> {
+  async change(device: Device, change: DeviceChange, signal: AbortSignal): Promise<ChangedDevice> {
     const domain = device.id.split('.')[0];
     if (change.temperature !== undefined) {
       if (domain !== 'climate') throw new HomeError(`${device.name} has no temperature to set`);
@@ -68,9 +75,17 @@ export class HomeAssistant implements HomeDriver {
       };
       await this.json('POST', `/api/services/${domain}/${service}`, data, signal);
     }
-    return deviceOf(
+    const after = deviceOf(
       (await this.json('GET', `/api/states/${encodeURIComponent(device.id)}`, undefined, signal)) as HaState,
     );
+    // Home Assistant's state is what the device last reported to it: a state asked for and not there yet is
+    // not confirmed.
+    const wanted = change.state !== undefined ? requestedState(device, change) : undefined;
+    return {
+      ...after,
+      confirmed: wanted === undefined || after.state === wanted,
+      ...(wanted ? { requested_state: wanted } : {}),
+    };
   }
 
   private async json(method: string, path: string, body: unknown, signal: AbortSignal): Promise<unknown> {

@@ -18,11 +18,23 @@ export interface DeviceChange {
   temperature?: number;
 }
 
+/**
+ * A device after a change, as far as the hub knows within a moment. A change can be sent without the device ever
+ * saying it happened (an MQTT device that does not report back): `state` is then the last one it reported, and
+ * `confirmed` false, so that nobody is told the kettle is off when all that is known is that it was asked to be.
+ */
+export interface ChangedDevice extends Device {
+  /** True when the device reported the change (its new state, when a state was asked for). */
+  confirmed: boolean;
+  /** The state asked for, a toggle resolved to on or off (when the state before was known). */
+  requested_state?: 'on' | 'off';
+}
+
 /** What the home tools do through a connection: a Home Assistant server or an MQTT broker. */
 export interface HomeDriver {
   devices(signal: AbortSignal): Promise<Device[]>;
-  /** Changes a device and returns it as it is afterwards (as far as the hub tells within a moment). */
-  change(device: Device, change: DeviceChange, signal: AbortSignal): Promise<Device>;
+  /** Changes a device and returns it as it is afterwards, and whether the change is confirmed. */
+  change(device: Device, change: DeviceChange, signal: AbortSignal): Promise<ChangedDevice>;
   close?(): Promise<void>;
 }
 
@@ -65,4 +77,12 @@ export function findDevice(devices: readonly Device[], wanted: string): Device {
       ? `"${wanted}" could be ${names.join(' or ')}; say which`
       : `there is no device called "${wanted}"; the devices are: ${names.join(', ') || 'none'}`,
   );
+}
+
+/** The state a change asks for: on or off, a toggle resolved against the state before (unknown: undefined). */
+export function requestedState(device: Device, change: DeviceChange): 'on' | 'off' | undefined {
+  if (change.state === 'toggle') {
+    return device.state === 'on' ? 'off' : device.state === 'off' ? 'on' : undefined;
+  }
+  return change.state;
 }

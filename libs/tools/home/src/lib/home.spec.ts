@@ -98,6 +98,18 @@ describe('MQTT (Home Assistant discovery and Zigbee2MQTT, on a real broker)', ()
       retained,
     );
     await simulator.publishAsync(`${prefix}-dev/hall/state`, 'OFF', retained);
+    // A kettle that takes commands but never reports back.
+    await simulator.publishAsync(
+      `${prefix}/switch/kettle/config`,
+      JSON.stringify({
+        name: 'Kettle',
+        unique_id: 'kettle',
+        state_topic: `${prefix}-dev/kettle/state`,
+        command_topic: `${prefix}-dev/kettle/set`,
+      }),
+      retained,
+    );
+    await simulator.publishAsync(`${prefix}-dev/kettle/state`, 'ON', retained);
     await simulator.publishAsync(
       `${zigbee}/bridge/devices`,
       JSON.stringify([
@@ -139,6 +151,8 @@ describe('MQTT (Home Assistant discovery and Zigbee2MQTT, on a real broker)', ()
     for (const topic of [
       `${prefix}/light/hall/config`,
       `${prefix}-dev/hall/state`,
+      `${prefix}/switch/kettle/config`,
+      `${prefix}-dev/kettle/state`,
       `${zigbee}/bridge/devices`,
       `${zigbee}/Desk Plug`,
     ]) {
@@ -152,6 +166,7 @@ describe('MQTT (Home Assistant discovery and Zigbee2MQTT, on a real broker)', ()
     expect(devices).toEqual([
       expect.objectContaining({ name: 'Desk Plug', kind: 'switch', state: 'on', attributes: { power: 12 } }),
       expect.objectContaining({ name: 'Hallway Light', kind: 'light', state: 'off' }),
+      expect.objectContaining({ name: 'Kettle', kind: 'switch', state: 'on' }),
     ]);
   });
 
@@ -160,6 +175,20 @@ describe('MQTT (Home Assistant discovery and Zigbee2MQTT, on a real broker)', ()
     expect(hall).toMatchObject({ name: 'Hallway Light', state: 'on' });
     const plug = await homeSetState.handler({ device: 'desk plug', state: 'off' }, context(driver));
     expect(plug).toMatchObject({ name: 'Desk Plug', state: 'off', attributes: { power: 0 } });
+  });
+
+  it('says a change was sent but not confirmed when the device does not report back, never that it happened', async () => {
+    const kettle = await homeSetState.handler({ device: 'kettle', state: 'off' }, context(driver));
+    expect(kettle).toMatchObject({ name: 'Kettle', state: 'on', confirmed: false, requested_state: 'off' });
+    const answer = homeFamily.answer('home_set_state', kettle);
+    expect(answer).not.toMatch(/is now/);
+    expect(answer).toBe(
+      'I sent the Kettle the command to turn off, but it has not confirmed it: it last reported on.',
+    );
+    // A device that reports back is confirmed.
+    const hall = await homeSetState.handler({ device: 'hallway light', state: 'off' }, context(driver));
+    expect(hall).toMatchObject({ state: 'off', confirmed: true });
+    expect(homeFamily.answer('home_set_state', hall)).toBe('Done: the Hallway Light is now off.');
   });
 
   it('refuses a broker that cannot be reached, with its reason', async () => {

@@ -1,6 +1,13 @@
 import type { MqttClient } from 'mqtt';
 import type { PinnedHost } from '@assistant/tool-kit';
-import { HomeError, type Device, type DeviceChange, type HomeDriver } from './home.driver';
+import {
+  HomeError,
+  requestedState,
+  type ChangedDevice,
+  type Device,
+  type DeviceChange,
+  type HomeDriver,
+} from './home.driver';
 
 /** Time for retained discovery and state messages to arrive after subscribing. */
 const SETTLE_MS = 300;
@@ -13,6 +20,8 @@ interface Entity {
   command?: { topic: string; json: boolean; on: string; off: string };
   temperatureTopic?: string;
   stateTopic?: string;
+  /** How many state messages it sent: a change is confirmed by one that comes after it. */
+  reports: number;
 }
 
 type Config = Record<string, unknown>;
@@ -73,7 +82,7 @@ export class MqttHome implements HomeDriver {
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  async change(device: Device, change: DeviceChange, signal: AbortSignal): Promise<Device> {
+  async change(device: Device, change: DeviceChange, signal: AbortSignal): Promise<ChangedDevice> {
     const entity = this.entities.get(device.id);
     if (!entity) throw new HomeError(`${device.name} is gone`);
     const sent: Array<Promise<unknown>> = [];
@@ -84,8 +93,7 @@ export class MqttHome implements HomeDriver {
     if (change.state !== undefined || change.brightness !== undefined) {
       const command = entity.command;
       if (!command) throw new HomeError(`${device.name} cannot be switched`);
-      const state =
-        change.state === 'toggle' ? (device.state === 'on' ? 'off' : 'on') : (change.state ?? 'on');
+      const state = requestedState(entity.device, change) ?? 'on';
       const payload = command.json
         ? JSON.stringify({
             state: state === 'on' ? 'ON' : 'OFF',
@@ -96,14 +104,25 @@ export class MqttHome implements HomeDriver {
           : command.off;
       sent.push(this.client.publishAsync(command.topic, payload));
     }
-    const before = entity.device.state;
+    const wanted =
+      change.state !== undefined || change.brightness !== undefined
+        ? (requestedState(entity.device, change) ?? 'on')
+        : undefined;
+    const reportsBefore = entity.reports;
     await Promise.all(sent);
-    // The new state, if the device reports it in time; otherwise what was asked.
+    // Confirmed only by a report that comes after the command (with the state asked for, when one was): the
+    // state held before says nothing of whether the device heard it.
+    const confirmed = () =>
+      entity.reports > reportsBefore && (wanted === undefined || entity.device.state === wanted);
     const until = Date.now() + ECHO_MS;
-    while (entity.device.state === before && Date.now() < until && !signal.aborted) {
+    while (!confirmed() && Date.now() < until && !signal.aborted) {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    return { ...entity.device };
+    return {
+      ...entity.device,
+      confirmed: confirmed(),
+      ...(wanted ? { requested_state: wanted } : {}),
+    };
   }
 
   async close(): Promise<void> {
@@ -140,6 +159,7 @@ export class MqttHome implements HomeDriver {
       },
       stateTopic,
       temperatureTopic: stringOf(config['temperature_command_topic']),
+      reports: 0,
     };
     const commandTopic = stringOf(config['command_topic'] ?? config['cmd_t']);
     if (commandTopic) {
@@ -150,6 +170,8 @@ export class MqttHome implements HomeDriver {
         off: stringOf(config['payload_off']) ?? 'OFF',
       };
     }
+    // Announced again: the reports it sent still count.
+    entity.reports = this.entities.get(entity.device.id)?.reports ?? 0;
     this.entities.set(entity.device.id, entity);
     if (stateTopic) void this.client.subscribeAsync(stateTopic).catch(() => undefined);
   }
@@ -172,12 +194,14 @@ export class MqttHome implements HomeDriver {
         device: { id: name, name, kind, attributes: {} },
         stateTopic,
         command: { topic: `${stateTopic}/set`, json: true, on: 'ON', off: 'OFF' },
+        reports: this.entities.get(name)?.reports ?? 0,
       });
       void this.client.subscribeAsync(stateTopic).catch(() => undefined);
     }
   }
 
   private stateOf(entity: Entity, payload: string): void {
+    entity.reports++;
     const json = parseJson(payload);
     if (json && typeof json === 'object' && !Array.isArray(json)) {
       const { state, ...rest } = json as Config;
