@@ -33,6 +33,7 @@ export type {
   NewConnection,
   StoredConnection,
 } from './lib/repositories/connections.repository';
+export { connectionNameTaken } from './lib/repositories/connections.repository';
 export { PairingCodeEntity } from './lib/entities/pairing-code.entity';
 export type { PairingCodesRepository, NewPairingCode } from './lib/repositories/pairing-codes.repository';
 export type { OAuthRecord, OAuthRecordsRepository } from './lib/repositories/oauth-records.repository';
