@@ -89,6 +89,15 @@ beforeAll(async () => {
     ],
     true,
   );
+  // A display name with punctuation, as a mail program writes it: quoted.
+  await deliver('alice', [
+    `From: "Dr. Smith's Practice ${run}" <appointments-${run}@example.test>`,
+    'To: alice@example.test',
+    `Subject: Your appointment ${run}`,
+    'Date: Tue, 01 Dec 2026 12:00:00 +0000',
+    '',
+    'See you on Monday.',
+  ]);
   await deliver('alice', [
     `From: Newsletter <news-${run}@example.test>`,
     'To: alice@example.test',
@@ -152,6 +161,28 @@ describe('a mailbox on Dovecot and OpenSMTPD', () => {
     ).toEqual([]);
     const latest = await emailList.handler({ folder: 'INBOX', limit: 3 }, context(alice));
     expect(latest.messages[0].subject).toBe(`Weekly news ${run}`);
+  });
+
+  it('finds a sender by the whole of its display name, punctuation and all, as by one word of it', async () => {
+    const search = (from: string) =>
+      emailSearch.handler({ from, folder: 'INBOX', limit: 10 }, context(alice));
+    for (const from of [
+      `Dr. Smith's Practice ${run}`,
+      `dr. smith's practice ${run}`,
+      `Dr Smith’s Practice ${run}`,
+      `Smith's Practice ${run}`,
+      `Practice ${run}`,
+      `appointments-${run}@example.test`,
+    ]) {
+      const found = await search(from);
+      expect({ from, subjects: found.messages.map((m) => m.subject) }).toEqual({
+        from,
+        subjects: [`Your appointment ${run}`],
+      });
+    }
+    // The words must be there in that order, not anywhere.
+    expect((await search(`Practice Smith ${run}`)).messages).toEqual([]);
+    expect((await search(`Dr. Jones's Practice ${run}`)).messages).toEqual([]);
   });
 
   it('reads a message with its attachment names, and logs in once for many calls', async () => {

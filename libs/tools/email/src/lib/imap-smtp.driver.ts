@@ -10,6 +10,7 @@ import {
   type Outgoing,
   type SearchCriteria,
 } from './email.driver';
+import { senderSearch } from './sender-match';
 
 export interface MailboxSettings {
   imap_host: string;
@@ -23,6 +24,9 @@ export interface MailboxSettings {
 }
 
 const TIMEOUT_MS = 20_000;
+
+/** How many of the newest messages the server finds by one word of a sender's name are checked for the whole. */
+const SENDER_CANDIDATES = 500;
 
 const addressOf = (a?: { name?: string; address?: string }) =>
   a ? (a.name ? `${a.name} <${a.address ?? ''}>` : (a.address ?? '')) : '';
@@ -92,7 +96,8 @@ export class ImapSmtpMailbox implements EmailDriver {
 
   async search(criteria: SearchCriteria, signal: AbortSignal): Promise<MessageSummary[]> {
     const query: SearchObject = {};
-    if (criteria.from) query.from = criteria.from;
+    const sender = criteria.from ? senderSearch(criteria.from) : undefined;
+    if (sender) query.from = sender.server;
     if (criteria.subject) query.subject = criteria.subject;
     if (criteria.text) query.text = criteria.text;
     if (criteria.since) query.since = criteria.since;
@@ -100,15 +105,22 @@ export class ImapSmtpMailbox implements EmailDriver {
     if (criteria.unread) query.seen = false;
     if (Object.keys(query).length === 0) query.all = true;
     return this.inFolder(criteria.folder, async (imap) => {
-      const uids = (await imap.search(query, { uid: true })) || [];
-      const latest = uids.sort((a, b) => b - a).slice(0, Math.min(criteria.limit, EMAIL_LIMITS.maxListed));
-      if (latest.length === 0) return [];
+      const uids = ((await imap.search(query, { uid: true })) || []).sort((a, b) => b - a);
+      const limit = Math.min(criteria.limit, EMAIL_LIMITS.maxListed);
       const found: MessageSummary[] = [];
-      for await (const message of imap.fetch(latest, { envelope: true, flags: true }, { uid: true })) {
-        signal.throwIfAborted();
-        found.push(summaryOf(criteria.folder, message.uid, message.envelope, message.flags));
+      // Newest first, a batch at a time: the server's matches are all kept, or, for a sender's name, those whose
+      // sender holds the whole name (at most SENDER_CANDIDATES of them looked at).
+      const candidates = sender?.matches ? uids.slice(0, SENDER_CANDIDATES) : uids.slice(0, limit);
+      for (let start = 0; start < candidates.length && found.length < limit; start += limit) {
+        const batch = candidates.slice(start, start + limit);
+        for await (const message of imap.fetch(batch, { envelope: true, flags: true }, { uid: true })) {
+          signal.throwIfAborted();
+          const from = message.envelope?.from?.[0];
+          if (sender?.matches && !(from && sender.matches(from))) continue;
+          found.push(summaryOf(criteria.folder, message.uid, message.envelope, message.flags));
+        }
       }
-      return found.sort((a, b) => b.date.localeCompare(a.date));
+      return found.sort((a, b) => b.date.localeCompare(a.date)).slice(0, limit);
     });
   }
 
