@@ -14,6 +14,8 @@ export interface ToolsFolder {
   /** Writes (or overwrites) one module file. */
   write(name: string, source: string): string;
   remove(name: string): void;
+  /** Installs the kit beside the modules, as `npm install @assistant/tool-kit` does (makeToolsFolder does it first). */
+  installKit(): void;
   close(): void;
 }
 
@@ -23,8 +25,11 @@ const KIT = join(__dirname, '..', '..', '..', 'tools', 'kit');
 export function makeToolsFolder(): ToolsFolder {
   const root = mkdtempSync(join(tmpdir(), 'assistant-custom-tools-'));
   const path = join(root, 'tools');
-  mkdirSync(join(path, 'node_modules', '@assistant'), { recursive: true });
-  symlinkSync(KIT, join(path, 'node_modules', '@assistant', 'tool-kit'), 'dir');
+  const installKit = () => {
+    mkdirSync(join(path, 'node_modules', '@assistant'), { recursive: true });
+    symlinkSync(KIT, join(path, 'node_modules', '@assistant', 'tool-kit'), 'dir');
+  };
+  installKit();
   return {
     path,
     write: (name, source) => {
@@ -32,6 +37,7 @@ export function makeToolsFolder(): ToolsFolder {
       return join(path, name);
     },
     remove: (name) => rmSync(join(path, name), { recursive: true, force: true }),
+    installKit,
     close: () => rmSync(root, { recursive: true, force: true }),
   };
 }

@@ -1,3 +1,5 @@
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { callTool } from '@assistant/tool-kit';
 import type { Storage } from '@assistant/storage';
 import type { ServerConfig } from '../../config/server-config';
@@ -267,5 +269,60 @@ describe('a tools folder that changes while the server runs', () => {
     expect(await listed()).toEqual([['custom_order_status', 'custom', true]]);
     expect(told).toEqual({ usr_a: 5, usr_b: 5 });
     await catalog.onApplicationShutdown();
+  });
+});
+
+describe('a module that failed to load', () => {
+  /** The next change of the tools, or a failure after 3 s: a module never tried again never changes them. */
+  const changed = () =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the tools did not change within 3 s')), 3_000);
+      const stop = tools.onChange(() => {
+        stop();
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+
+  it('loads once what it was missing is installed, without an edit of its own', async () => {
+    folder.remove('node_modules');
+    folder.write('orders.mjs', ORDER_STATUS);
+    await tools.load();
+    expect(names()).toEqual([]);
+    tools.watch();
+
+    // `npm install @assistant/tool-kit` in the tools folder: its node_modules appears.
+    const next = changed();
+    folder.installKit();
+    await next;
+    expect(names()).toEqual(['custom_order_status']);
+  });
+
+  it('is tried again when its file is touched, as when a file it imports outside the folder is fixed', async () => {
+    const helper = join(folder.path, '..', 'shared', 'status.mjs');
+    folder.write(
+      'orders.mjs',
+      ["import { status } from '../shared/status.mjs';", ORDER_STATUS.replace("'shipped'", 'status')].join(
+        '\n',
+      ),
+    );
+    await tools.load();
+    expect(names()).toEqual([]);
+    expect(reasons()).toEqual([
+      ['orders.mjs', expect.stringMatching(/^it cannot be loaded: Cannot find module/)],
+    ]);
+    tools.watch();
+
+    mkdirSync(dirname(helper));
+    writeFileSync(helper, "export const status = 'packed';\n");
+    const next = changed();
+    const now = new Date();
+    utimesSync(join(folder.path, 'orders.mjs'), now, now);
+    await next;
+    expect(names()).toEqual(['custom_order_status']);
+    expect(await callTool({ ...tools.tools[0], driver: undefined }, { id: '1' }, context(), 1000)).toEqual({
+      id: '1',
+      status: 'packed',
+    });
   });
 });

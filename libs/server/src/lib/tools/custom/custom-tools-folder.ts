@@ -54,6 +54,8 @@ export class CustomToolsFolder {
   private watcher: FSWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
   private reading: Promise<void> = Promise.resolve();
+  /** Tries of failed modules so far, which make each try's version unique. */
+  private retries = 0;
 
   constructor(private readonly options: CustomToolsFolderOptions) {
     this.importModule = options.importModule ?? importFresh;
@@ -123,8 +125,13 @@ export class CustomToolsFolder {
         continue; // Removed while the folder was read: the next reading forgets it.
       }
       const version = createHash('sha256').update(source).digest('hex').slice(0, 16);
-      if (this.outcomes.get(name)?.version === version) continue;
-      this.outcomes.set(name, { version, ...(await this.loadModule(path, version)) });
+      const previous = this.outcomes.get(name);
+      if (previous?.version === version && 'tool' in previous) continue;
+      // A module that failed is tried again at every reading, edited or not: what it lacked may have come since
+      // (`npm install` in the folder, a file it imports fixed, then the module touched). Each try is a version
+      // of its own, since Node keeps a failed import of a URL failed.
+      const attempt = previous?.version === version ? `${version}.${++this.retries}` : version;
+      this.outcomes.set(name, { version, ...(await this.loadModule(path, attempt)) });
     }
     const tools: ToolDefinition[] = [];
     const owners = new Map<string, string>();
