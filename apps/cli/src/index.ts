@@ -2,6 +2,7 @@ import Serve from './commands/serve';
 import Chat from './commands/chat';
 import Pair from './commands/pair';
 import AccountsAdd from './commands/accounts/add';
+import AccountsLoginLink from './commands/accounts/login-link';
 import Backup from './commands/backup';
 import Restore from './commands/restore';
 import Help from './commands/help';
@@ -12,6 +13,7 @@ export const COMMANDS = {
   chat: Chat,
   pair: Pair,
   'accounts:add': AccountsAdd,
+  'accounts:login-link': AccountsLoginLink,
   backup: Backup,
   restore: Restore,
   help: Help,

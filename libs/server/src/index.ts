@@ -9,11 +9,11 @@ export { listen, type RunningServer } from './lib/bootstrap/running-server';
 export {
   startSelfHost,
   addSelfHostAccount,
-  issueSelfHostSignInLink,
   selfHostConfig,
   type SelfHostOptions,
   type SelfHostServer,
 } from './lib/self-host/self-host';
+export { issueSelfHostSignInLink, issueAccountSignInLink } from './lib/self-host/sign-in-link-command';
 export {
   backupSelfHost,
   restoreSelfHost,

@@ -9,8 +9,8 @@ import { readSettings, unknownSettingWarnings, warnOnStderr } from '../config/re
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
 import { MemoryQueryEventLog } from '../queries/query-event-log';
 import { listen, type RunningServer } from '../bootstrap/running-server';
-import { dataDirInUse, lockDataDir } from './data-dir-lock';
-import { credentialsFileIn, readCredentials, resolveDataDir } from '@assistant/client/local';
+import { lockDataDir } from './data-dir-lock';
+import { credentialsFileIn, resolveDataDir } from '@assistant/client/local';
 import { writeCredentials } from './credentials-file';
 import { ensureOwner } from './owner-account';
 import { createAccount, parseScopeList, type CreatedAccount } from '../accounts/create-account';
@@ -121,34 +121,6 @@ export async function startSelfHost(
   } catch (error) {
     lock.release();
     throw error;
-  }
-}
-
-/**
- * A fresh one-time sign-in link for the owner of the server that runs on this data directory
- * (`assistant serve --login-link`), made through that directory's database; the link points where that server
- * said it listens (credentials.json), or to ASSISTANT_PUBLIC_URL. Null when no server runs there: starting one
- * prints a link anyway.
- */
-export async function issueSelfHostSignInLink(
-  options: Pick<SelfHostOptions, 'dataDir' | 'databaseUrl'>,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<string | null> {
-  const config = selfHostConfig(options, env);
-  if (!dataDirInUse(config.dataDir)) return null;
-  const baseUrl = config.publicUrl ?? readCredentials(credentialsFileIn(config.dataDir))?.base_url;
-  if (!baseUrl) {
-    throw new OperatorError(
-      `the server using ${config.dataDir} has not written its address to credentials.json yet; try again in a moment`,
-    );
-  }
-  const storage = await openStorageFor(config.database, 'require-current');
-  try {
-    const owner = await storage.users.findFirst();
-    if (!owner) throw new OperatorError(`the server using ${config.dataDir} has no owner account yet`);
-    return await issueSignInLink(storage, owner.id, baseUrl);
-  } finally {
-    await storage.close();
   }
 }
 
