@@ -2,6 +2,7 @@ export { AuthModule } from './lib/auth.module';
 export { AccessGuard } from './lib/access.guard';
 export { BearerStrategy } from './lib/bearer.strategy';
 export {
+  admitPrincipal,
   authenticateBearer,
   settledBearerOutcome,
   verifiedCaller,

@@ -17,7 +17,7 @@ export default class Pair extends Command {
   static override summary =
     'Pair a phone: show a one-time code and QR code, and wait until the phone claims it.';
 
-  static override description = `Creates a pairing code on an Assistant server and shows it with a QR code of {"url", "code"}; the phone scans it (or you type the code and the server's address) and receives a device token of its own. The code works once and for ten minutes. The device gets every scope of the token used here except write:account, so it cannot manage tokens or other devices.
+  static override description = `Creates a pairing code on an Assistant server and shows it with a QR code of the web app's pairing page (<url>/app/pair#<code>); the phone's camera opens it, or you open that page and type the code, and the phone gets a device of its own, signed in to the web app. The code works once and for ten minutes. The device gets every scope of the token used here except write:account, so it cannot manage tokens or other devices.
 
 The command waits until the phone has claimed the code, prints the device's name and exits 0; when the code expires first it says so and exits 1.
 
@@ -121,16 +121,24 @@ By default it talks to the server on this machine with the token that "assistant
     // A CommonJS module: under import() its exports arrive as the default export.
     const { default: qrcode } = await import('qrcode-terminal');
     const qr = await new Promise<string>((resolve) =>
-      qrcode.generate(JSON.stringify({ url: phoneUrl, code: created.code }), { small: true }, resolve),
+      qrcode.generate(pairingPageUrl(phoneUrl, created.code), { small: true }, resolve),
     );
     const until = new Date(created.expires_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
     this.log(`Pairing code: ${created.code}  (works once, until ${until})\n`);
     this.log(qr);
     this.log(
-      `Scan the QR code in the phone's Assistant app, or enter the code and the server address ${phoneUrl} there.`,
+      `Scan the QR code with the phone's camera: it opens the web app's pairing page with the code filled in. Or open ${phoneUrl}/app/pair on the phone and type the code.`,
     );
     this.log('Waiting for the phone… (Ctrl+C to stop; the code stays valid until it expires)');
   }
+}
+
+/**
+ * What the QR code holds: the web app's pairing page, the code after `#` (a fragment is never sent to the
+ * server, so the code stays out of its logs until the page claims it). A phone's camera opens it as a link.
+ */
+export function pairingPageUrl(phoneUrl: string, code: string): string {
+  return `${phoneUrl}/app/pair#${code}`;
 }
 
 /** Polls the code until it is no longer waiting: claimed by a phone, or expired. */

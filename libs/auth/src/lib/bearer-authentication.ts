@@ -41,6 +41,17 @@ export function authenticateBearer(request: object, response: unknown = {}): Pro
   });
 }
 
+/**
+ * Admits a request as `principal` without a bearer token: for a signed-in browser of this server's own pages,
+ * whose session cookie and CSRF header the server has checked (libs/server, web/app). The guard then reads this
+ * outcome as it reads a verified token's, so scopes are checked the same way. A request that carries an
+ * Authorization header is never admitted this way: the bearer token, and only it, decides.
+ */
+export function admitPrincipal(request: { headers?: Record<string, unknown> }, principal: Principal): void {
+  if (request.headers?.['authorization'] !== undefined) return;
+  (request as Authenticated)[OUTCOME] = { principal };
+}
+
 /** The outcome of `authenticateBearer` on this request once it has settled; undefined before (or never run). */
 export function settledBearerOutcome(request: object): BearerOutcome | undefined {
   return (request as Authenticated)[OUTCOME];

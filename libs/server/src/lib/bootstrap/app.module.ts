@@ -22,6 +22,7 @@ import { listeningUrl, PublicAddress } from '../http/public-address';
 import { OAuthModule } from '../oauth/oauth.module';
 import { McpModule } from '../mcp/mcp.module';
 import { WebModule } from '../web/web.module';
+import { WebAppModule } from '../web/app/web-app.module';
 
 /** The whole API as one Nest module; both deployments compose it with their own storage and configuration. */
 @Module({})
@@ -44,6 +45,7 @@ export class AppModule {
         }),
         ClusterModule.register(cluster, bus),
         WebModule,
+        WebAppModule,
         OAuthModule,
         McpModule,
         AccountsModule,

@@ -13,6 +13,9 @@ export const PAGE_PATHS = {
   revokeDevice: '/profile/devices/:id/revoke',
   revokeIntegration: '/profile/integrations/:id/revoke',
   removeConnection: '/profile/connections/:id/remove',
+  app: '/app',
+  appPair: '/app/pair',
+  appSignOut: '/app/signout',
 } as const;
 
 /**
