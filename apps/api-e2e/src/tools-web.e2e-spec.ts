@@ -149,7 +149,7 @@ describe('web pages through a query', () => {
       ['web_search', true],
     ]);
     const { data: connections } = await client.listConnections();
-    expect(connections.map((c) => [c.provider, c.default])).toEqual([
+    expect(connections.map((c) => [c.provider, c.built_in])).toEqual([
       ['searxng', false],
       ['fetch', true],
       ['local', true],

@@ -12,11 +12,20 @@ export const connectionSchema = z
     id: z.string(),
     family: toolFamilySchema,
     provider: z.string(),
-    name: z.string(),
+    name: z
+      .string()
+      .describe(
+        "unique among the account's connections of its family, whatever its case: a tool's `connection` argument names it",
+      ),
     settings: settingsSchema,
     status: z.enum(['ok', 'error']).describe('how the last try of the connection went'),
     last_error: z.string().nullable().describe("the remote server's reason when status is error"),
     default: z
+      .boolean()
+      .describe(
+        "the family's default: a tool call that names no connection goes through it (through the next one that provides the tool when it does not); one per family",
+      ),
+    built_in: z
       .boolean()
       .describe(
         "built into this server (the web fetcher; on a self-hosted server the account's own folder): used when no connection of the account's own serves a tool; it cannot be changed or removed",
@@ -40,9 +49,13 @@ export const createConnectionSchema = z
   .object({
     family: toolFamilySchema,
     provider: z.string().min(1).max(32),
-    name: nameSchema.optional(),
+    name: nameSchema.optional().describe("unique in the family; the provider's name when absent"),
     settings: settingsSchema.default({}),
     secrets: secretsSchema.default({}),
+    default: z
+      .boolean()
+      .optional()
+      .describe("make it the family's default (the first connection of a family always is)"),
   })
   .strict()
   .meta({ id: 'CreateConnection' });
@@ -53,6 +66,12 @@ export const updateConnectionSchema = z
     name: nameSchema.optional(),
     settings: settingsSchema.optional(),
     secrets: secretsSchema.optional().describe('replaces the stored secrets when given'),
+    default: z
+      .literal(true)
+      .optional()
+      .describe(
+        "make it the family's default (another becomes the default by being made so, not by unsetting this one)",
+      ),
   })
   .strict()
   .meta({ id: 'UpdateConnection' });

@@ -7,6 +7,10 @@ export interface ActiveConnection {
   id: string;
   family: string;
   provider: string;
+  /** Unique in its account and family: what a tool call's `connection` argument names. */
+  name: string;
+  /** The family's connection a call that names none goes through (when it serves the tool). */
+  isDefault: boolean;
   settings: Record<string, unknown>;
   secrets: Record<string, unknown>;
   updatedAt: Date;

@@ -11,23 +11,29 @@ export function presentConnection(c: StoredConnection): Connection {
     settings: c.settings,
     status: c.status,
     last_error: c.lastError,
-    default: false,
+    default: c.isDefault,
+    built_in: false,
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
   };
 }
 
-/** A connection the account has without adding it: it works as long as the account exists, and never changes. */
+/**
+ * A connection the account has without adding it: it works as long as the account exists, and never changes. It
+ * is its family's default while the account has no connection of the family of its own.
+ */
 export function presentDefaultConnection(
   c: { id: string; family: string; provider: string; name: string; settings: Record<string, unknown> },
   accountCreatedAt: Date,
+  isDefault: boolean,
 ): Connection {
   const stored = {
     ...c,
+    isDefault,
     status: 'ok',
     lastError: null,
     createdAt: accountCreatedAt,
     updatedAt: accountCreatedAt,
   };
-  return { ...presentConnection(stored as StoredConnection), default: true };
+  return { ...presentConnection(stored as StoredConnection), built_in: true };
 }

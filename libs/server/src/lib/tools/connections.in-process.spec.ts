@@ -2,10 +2,18 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ALL_SCOPES, connectionSchema, type Connection, type ToolInfo } from '@assistant/contracts';
-import { ConnectionTestError, defineFamily, defineTool, type ToolFamily } from '@assistant/tool-kit';
+import {
+  callTool,
+  ConnectionTestError,
+  defineFamily,
+  defineTool,
+  parseToolInput,
+  type ToolFamily,
+} from '@assistant/tool-kit';
 import { createAccount } from '../accounts/create-account';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
 import { SECRETS_KEY_FILE } from './secret-box';
+import { ToolCatalog } from './tool-catalog';
 
 const SECRET = 'hub-token-7f3a9c';
 
@@ -210,8 +218,14 @@ describe('connections', () => {
     const list = (await api.inject({ method: 'GET', url: '/api/v1/connections' })).json()
       .data as Connection[];
     const fallback = list.find((c) => c.id === 'con_default_web_plain');
-    expect(fallback).toMatchObject({ family: 'web', provider: 'plain', name: 'Pages', default: true });
-    expect(list.filter((c) => !c.default).every((c) => c.id !== fallback?.id)).toBe(true);
+    expect(fallback).toMatchObject({
+      family: 'web',
+      provider: 'plain',
+      name: 'Pages',
+      built_in: true,
+      default: true,
+    });
+    expect(list.filter((c) => !c.built_in).every((c) => c.id !== fallback?.id)).toBe(true);
     for (const method of ['PATCH', 'DELETE'] as const) {
       const res = await api.inject({
         method,
@@ -239,5 +253,88 @@ describe('connections', () => {
     expect(await active()).toEqual({ web_get: true, web_lookup: true });
     await api.inject({ method: 'DELETE', url: `/api/v1/connections/${search.json().id}` });
     expect(await active()).toEqual({ web_get: true, web_lookup: false });
+  });
+
+  describe('several of one family', () => {
+    const hubAt = (name: string, url: string, extra: object = {}) =>
+      post({ ...goodHub, name, settings: { url }, ...extra });
+    /** Calls home_list_devices as a run would, with `input` as the model gave it. */
+    const listDevices = async (input: object) => {
+      const { tools } = await api.app.get(ToolCatalog).forRun({ userId: api.userId, scopes: ALL_SCOPES });
+      const tool = tools.find((t) => t.name === 'home_list_devices')!;
+      const context = { userId: api.userId, discussionId: null, timeZone: 'UTC', notify: () => undefined };
+      return callTool(
+        tool,
+        parseToolInput(tool, input),
+        { ...context, signal: new AbortController().signal },
+        5_000,
+      );
+    };
+
+    it('names each; the first of the family is its default, and GET /connections says which', async () => {
+      const work = connectionSchema.parse((await hubAt('Work', 'http://work.lan')).json());
+      const home = connectionSchema.parse((await hubAt('Home', 'http://home.lan')).json());
+      expect([work.default, home.default]).toEqual([true, false]);
+      const taken = await hubAt('WORK', 'http://other.lan');
+      expect(taken.statusCode).toBe(409);
+      expect(taken.json().errors).toEqual([
+        { field: 'name', message: expect.stringContaining('named WORK') },
+      ]);
+      const renamed = await api.inject({
+        method: 'PATCH',
+        url: `/api/v1/connections/${home.id}`,
+        payload: { name: 'work' },
+      });
+      expect(renamed.statusCode).toBe(409);
+
+      const made = await api.inject({
+        method: 'PATCH',
+        url: `/api/v1/connections/${home.id}`,
+        payload: { default: true },
+      });
+      expect(made.json()).toMatchObject({ name: 'Home', default: true });
+      const list = (await api.inject({ method: 'GET', url: '/api/v1/connections' })).json()
+        .data as Connection[];
+      expect(list.filter((c) => c.family === 'home').map((c) => [c.name, c.default])).toEqual([
+        ['Work', false],
+        ['Home', true],
+      ]);
+      // Without a name of its own, a connection is named after its provider.
+      const unnamed = await post({ ...goodHub, settings: { url: 'http://third.lan' } });
+      expect(unnamed.json()).toMatchObject({ name: 'hub', default: false });
+      await api.inject({ method: 'DELETE', url: `/api/v1/connections/${unnamed.json().id}` });
+    });
+
+    it("offers every family tool an optional connection argument that lists the account's names", async () => {
+      const tools = (await api.inject({ method: 'GET', url: '/api/v1/tools' })).json().data as ToolInfo[];
+      const schema = tools.find((t) => t.name === 'home_list_devices')!.input_schema as {
+        properties: Record<string, { type: string; description: string }>;
+        required?: string[];
+      };
+      expect(schema.properties.connection.type).toBe('string');
+      expect(schema.properties.connection.description).toContain('Work, Home (the default)');
+      expect(schema.required ?? []).not.toContain('connection');
+    });
+
+    it('goes through the connection a call names, the default otherwise, and lists the names for an unknown one', async () => {
+      expect(await listDevices({})).toEqual({ hub: 'http://home.lan' });
+      expect(await listDevices({ connection: 'work' })).toEqual({ hub: 'http://work.lan' });
+      await expect(listDevices({ connection: 'Cottage' })).rejects.toThrow(
+        'there is no home connection named "Cottage"; the account\'s are: Work, Home',
+      );
+    });
+
+    it('moves the default to the oldest left when the default is removed', async () => {
+      const list = (await api.inject({ method: 'GET', url: '/api/v1/connections' })).json()
+        .data as Connection[];
+      const home = list.find((c) => c.name === 'Home')!;
+      await api.inject({ method: 'DELETE', url: `/api/v1/connections/${home.id}` });
+      const after = (await api.inject({ method: 'GET', url: '/api/v1/connections' })).json()
+        .data as Connection[];
+      expect(after.filter((c) => c.family === 'home').map((c) => [c.name, c.default])).toEqual([
+        ['Work', true],
+      ]);
+      expect(await listDevices({})).toEqual({ hub: 'http://work.lan' });
+    });
   });
 });

@@ -8,7 +8,7 @@ import {
   type ProviderDefinition,
   type ToolFamily,
 } from '@assistant/tool-kit';
-import type { Storage, StoredConnection } from '@assistant/storage';
+import { connectionNameTaken, type Storage, type StoredConnection } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
 import { ApiError } from '../http/api-error';
@@ -34,27 +34,66 @@ export class ConnectionsService {
     private readonly catalog: ToolCatalog,
   ) {}
 
-  /** The account's own connections in the order they were added, then the defaults it has on this server. */
+  /**
+   * The account's own connections in the order they were added, then the ones built into this server; each says
+   * whether it is its family's default (a built-in one is while the account has none of the family of its own).
+   */
   async list(userId: string): Promise<{ data: Connection[] }> {
     const [own, account] = await Promise.all([
       this.storage.connections.list(userId),
       this.storage.users.findById(userId),
     ]);
-    const defaults = this.catalog
+    const builtIn = this.catalog
       .defaultConnections(userId)
-      .map((c) => presentDefaultConnection(c, account?.createdAt ?? new Date()));
-    return { data: [...own.map(presentConnection), ...defaults] };
+      .map((c) =>
+        presentDefaultConnection(
+          c,
+          account?.createdAt ?? new Date(),
+          !own.some((mine) => mine.family === c.family),
+        ),
+      );
+    return { data: [...own.map(presentConnection), ...builtIn] };
+  }
+
+  /** One of the account's own connections (another account's is not found). */
+  async get(userId: string, id: string): Promise<Connection> {
+    return presentConnection(await this.find(userId, id));
+  }
+
+  /** The providers of a family this server offers (on its deployment); none for an unknown family. */
+  providers(familyName: string): ProviderDefinition[] {
+    const family = this.families.find((f) => f.name === familyName);
+    return (family?.providers ?? []).filter(
+      (p) => !p.deployments || p.deployments.includes(this.config.deployment),
+    );
+  }
+
+  /**
+   * Tries settings and secrets as `create` would, without saving anything: the form's "Test" button. A refusal
+   * is 422 connection_failed with the remote reason, a bad field 422 validation_failed.
+   */
+  async test(
+    userId: string,
+    body: Pick<CreateConnection, 'family' | 'provider' | 'settings' | 'secrets'>,
+  ): Promise<void> {
+    const provider = this.providerOf(body.family, body.provider);
+    const settings = parse(provider.settings, body.settings, 'settings');
+    const secrets = parse(provider.secrets, body.secrets, 'secrets');
+    await this.tryConnection(userId, provider, settings, secrets);
   }
 
   async create(userId: string, body: CreateConnection): Promise<Connection> {
     const provider = this.providerOf(body.family, body.provider);
     const settings = parse(provider.settings, body.settings, 'settings');
     const secrets = parse(provider.secrets, body.secrets, 'secrets');
+    const name = body.name ?? (await this.freeName(userId, body.family, provider.name));
+    await this.refuseTakenName(userId, body.family, name);
     await this.tryConnection(userId, provider, settings, secrets);
     const created = await this.storage.connections.create(userId, {
       family: body.family,
       provider: body.provider,
-      name: body.name ?? provider.description,
+      name,
+      ...(body.default ? { isDefault: true } : {}),
       settings,
       sealedSecrets: this.box.seal(secrets, userId),
       status: 'ok',
@@ -68,6 +107,7 @@ export class ConnectionsService {
     this.refuseDefault(userId, id);
     const stored = await this.find(userId, id);
     const provider = this.providerOf(stored.family, stored.provider);
+    if (body.name !== undefined) await this.refuseTakenName(userId, stored.family, body.name, id);
     const reconnect = body.settings !== undefined || body.secrets !== undefined;
     const settings = parse(provider.settings, body.settings ?? stored.settings, 'settings');
     const secrets = parse(
@@ -83,8 +123,36 @@ export class ConnectionsService {
         : {}),
     });
     if (!updated) throw ApiError.notFound('connection');
+    if (body.default && !updated.isDefault) await this.storage.connections.makeDefault(userId, id);
     this.catalog.notifyChanged(userId);
-    return presentConnection(updated);
+    return body.default ? presentConnection(await this.find(userId, id)) : presentConnection(updated);
+  }
+
+  /** `provider`, or `provider 2`, `provider 3`…: the first name the account's family does not have yet. */
+  private async freeName(userId: string, family: string, base: string): Promise<string> {
+    const taken = await this.namesIn(userId, family);
+    for (let n = 1; ; n++) {
+      const name = n === 1 ? base : `${base} ${n}`;
+      if (!taken.has(name.toLowerCase())) return name;
+    }
+  }
+
+  /** A name is unique in the account's family whatever its case: a tool call names its connection by it. */
+  private async refuseTakenName(
+    userId: string,
+    family: string,
+    name: string,
+    except?: string,
+  ): Promise<void> {
+    const taken = await this.namesIn(userId, family, except);
+    if (taken.has(name.trim().toLowerCase())) throw connectionNameTaken(name.trim(), family);
+  }
+
+  private async namesIn(userId: string, family: string, except?: string): Promise<Set<string>> {
+    const own = await this.storage.connections.list(userId);
+    return new Set(
+      own.filter((c) => c.family === family && c.id !== except).map((c) => c.name.toLowerCase()),
+    );
   }
 
   async delete(userId: string, id: string): Promise<void> {
@@ -126,18 +194,15 @@ export class ConnectionsService {
   }
 
   private providerOf(familyName: string, providerName: string): ProviderDefinition {
-    const family = this.families.find((f) => f.name === familyName);
-    const offered = family?.providers.filter(
-      (p) => !p.deployments || p.deployments.includes(this.config.deployment),
-    );
-    if (!family || offered?.length === 0) {
+    const offered = this.providers(familyName);
+    if (offered.length === 0) {
       throw ApiError.validation([
         { field: 'family', message: `this server has no connections for ${familyName}` },
       ]);
     }
-    const provider = offered?.find((p) => p.name === providerName);
+    const provider = offered.find((p) => p.name === providerName);
     if (!provider) {
-      const names = (offered ?? []).map((p) => p.name).join(', ');
+      const names = offered.map((p) => p.name).join(', ');
       throw ApiError.validation([
         { field: 'provider', message: `${familyName} connections here are one of: ${names}` },
       ]);

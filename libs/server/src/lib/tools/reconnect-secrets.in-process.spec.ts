@@ -98,13 +98,15 @@ afterAll(async () => {
 });
 beforeEach(() => Object.assign(dav, empty()) && Object.assign(imap, empty()));
 
+let added = 0;
 /** A connection as if added earlier against the user's real server (which is not reachable here). */
 async function stored(family: string, provider: string, settings: Record<string, unknown>): Promise<string> {
   const box = api.app.get(SecretBox);
   const row = await api.storage.connections.create(api.userId, {
     family,
     provider,
-    name: provider,
+    // Names are unique in a family: each test's connection is another.
+    name: `${provider} ${++added}`,
     settings,
     sealedSecrets: box.seal({ password: PASSWORD }, api.userId),
     status: 'ok',

@@ -20,6 +20,8 @@ export class StoredConnections implements ConnectionSource {
         id: c.id,
         family: c.family,
         provider: c.provider,
+        name: c.name,
+        isDefault: c.isDefault,
         settings: c.settings,
         secrets: this.box.open(c.sealedSecrets, userId),
         updatedAt: c.updatedAt,

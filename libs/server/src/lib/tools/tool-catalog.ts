@@ -4,13 +4,15 @@ import { z } from 'zod';
 import type { Scope, ToolInfo } from '@assistant/contracts';
 import {
   allowedTools,
+  chooseConnection,
   connectTool,
   servesTool,
+  takeConnectionArgument,
+  withConnectionArgument,
   withheldTools,
   type ConnectedTool,
   type DriverEnvironment,
   type ProviderDefinition,
-  type ToolDefinition,
   type ToolFamily,
   type WithheldTool,
 } from '@assistant/tool-kit';
@@ -95,14 +97,22 @@ export class ToolCatalog implements OnApplicationShutdown {
   /** The whole catalogue, with `active` for the tools this account has (`GET /tools`). */
   async list(userId: string): Promise<ToolInfo[]> {
     // Connecting nothing: drivers open only when a tool is called.
-    const active = new Set((await this.builtTools(userId)).map((tool) => tool.name));
+    const active = new Map((await this.builtTools(userId)).map((tool) => [tool.name, tool]));
     return this.families
       .flatMap((family) =>
         family.tools.map((tool) => ({
           name: tool.name,
           family: family.name,
           description: tool.description,
-          input_schema: z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>,
+          // An active tool's schema names the account's connections that can serve it; an inactive one of a
+          // family with connections still takes the argument.
+          input_schema: z.toJSONSchema(
+            (
+              active.get(tool.name) ??
+              (family.providers.length > 0 ? withConnectionArgument(tool, family.name) : tool)
+            ).input,
+            { io: 'input' },
+          ) as Record<string, unknown>,
           scope: tool.scope,
           side_effects: tool.side_effects,
           active: active.has(tool.name),
@@ -146,12 +156,13 @@ export class ToolCatalog implements OnApplicationShutdown {
   }
 
   /**
-   * The account's tools, each connected to its driver: the memory family always; every other tool through the
-   * first connection that serves it — the account's own in the order they were added, then the family's defaults
-   * on this deployment (`web_fetch` keeps its default when a search connection is added; a WebDAV folder takes
-   * over the files tools from the default folder). Drivers open when a tool is first called (a question about
-   * memories logs in to no mail server), then stay in the pool; a connection that cannot be opened fails that
-   * call, in its words.
+   * The account's tools, each connected to its driver: the memory family always; every other tool through one of
+   * the family's connections — the account's own in the order they were added, then the family's built-in ones
+   * on this deployment. A call goes through the connection its `connection` argument names (the kit's, added to
+   * every such tool's schema with the names that can serve it), else through the family's default when it serves
+   * the tool, else through the first that does (`web_fetch` keeps the built-in fetcher when a search connection
+   * is the default). Drivers open when a tool is first called (a question about memories logs in to no mail
+   * server), then stay in the pool; a connection that cannot be opened fails that call, in its words.
    */
   private async accountTools(userId: string): Promise<ConnectedTool[]> {
     const connections = await this.connections.activeConnections(userId);
@@ -164,15 +175,32 @@ export class ToolCatalog implements OnApplicationShutdown {
         tools.push(...family.tools.map((tool) => connectTool(tool, driver)));
         continue;
       }
+      const own = connections.filter((c) => c.family === family.name);
       const candidates = [
-        ...connections.filter((c) => c.family === family.name),
-        ...this.defaultConnections(userId).filter((c) => c.family === family.name),
+        ...own,
+        ...this.defaultConnections(userId)
+          .filter((c) => c.family === family.name)
+          .map((c) => ({ ...c, isDefault: own.length === 0 })),
       ];
       for (const tool of family.tools) {
-        const connection = candidates.find((c) => servesTool(c.provider, tool));
-        const provider = family.providers.find((p) => p.name === connection?.provider);
-        if (!connection || !provider) continue;
-        tools.push(connectOnFirstCall(tool, () => this.open(provider, connection, userId)));
+        const serves = (c: ActiveConnection) =>
+          servesTool(c.provider, tool) && family.providers.some((p) => p.name === c.provider);
+        const able = candidates.filter(serves);
+        if (able.length === 0) continue;
+        const offered = withConnectionArgument(tool, family.name, able);
+        tools.push({
+          ...offered,
+          driver: undefined,
+          handler: async (input, context) => {
+            const { named, rest } = takeConnectionArgument(input as Record<string, unknown>);
+            const connection = chooseConnection(tool.name, family.name, named, candidates, serves);
+            const provider = family.providers.find((p) => p.name === connection?.provider);
+            if (!connection || !provider) throw new Error(`${tool.name} has no connection on this account`);
+            // Opened when the tool is first called, not when the run is prepared.
+            const driver = await this.open(provider, connection, userId);
+            return tool.handler(rest as never, { ...context, driver });
+          },
+        });
       }
     }
     return tools;
@@ -182,7 +210,7 @@ export class ToolCatalog implements OnApplicationShutdown {
    * The connections every account has on this deployment without adding one (the web fetcher; a self-hosted
    * account's own folder), with their ids as `GET /connections` lists them.
    */
-  defaultConnections(userId: string): Array<ActiveConnection & { name: string }> {
+  defaultConnections(userId: string): ActiveConnection[] {
     const env = this.environment(userId);
     return this.families.flatMap((family) =>
       (family.defaults ?? [])
@@ -192,6 +220,8 @@ export class ToolCatalog implements OnApplicationShutdown {
           family: family.name,
           provider: fallback.provider,
           name: fallback.name,
+          // Whether it is its family's default depends on the account's own connections (see accountTools).
+          isDefault: false,
           settings: fallback.settings(env, userId),
           secrets: {},
           // Pooled per account: the id alone is the same for every account.
@@ -211,7 +241,7 @@ export class ToolCatalog implements OnApplicationShutdown {
             settings: provider.settings.parse(connection.settings),
             secrets: provider.secrets.parse(connection.secrets),
           },
-          this.environment(userId),
+          { ...this.environment(userId), ...(connection.poolKey ? {} : { connectionName: connection.name }) },
         );
       } catch (error) {
         // Said to the operator without the connection's secrets; the call's error says it to the user.
@@ -249,18 +279,6 @@ export class ToolCatalog implements OnApplicationShutdown {
 /** The id of a default connection in `GET /connections`: the same for every account, which never sees another's. */
 export function defaultConnectionId(family: string, provider: string): string {
   return `con_default_${family}_${provider}`;
-}
-
-/** A tool whose driver is opened when it is first called, not when the run is prepared. */
-function connectOnFirstCall(
-  tool: ToolDefinition<z.ZodObject, unknown, unknown>,
-  driver: () => Promise<unknown>,
-): ConnectedTool {
-  return {
-    ...tool,
-    driver: undefined,
-    handler: async (input, context) => tool.handler(input, { ...context, driver: await driver() }),
-  };
 }
 
 /** The memory family's driver: this server's own storage. */

@@ -222,7 +222,7 @@ describe('connections', () => {
     const browser = await owner();
     const page = await browser.get('/profile');
     expect(page.body).toContain('Built in');
-    const builtIn = (await api.app.get(ConnectionsService).list(api.userId)).data.find((c) => c.default);
+    const builtIn = (await api.app.get(ConnectionsService).list(api.userId)).data.find((c) => c.built_in);
     expect(builtIn).toBeDefined();
     expect(page.body).not.toContain(`/profile/connections/${builtIn?.id}/remove`);
 
