@@ -16,6 +16,11 @@ export interface QueryConfig {
   confirmationTimeoutMs: number;
   /** The users' IANA time zone, for tools and phrasings that read or write dates. */
   timeZone: string;
+  /**
+   * The language models' context window in tokens (ASSISTANT_MODEL_CONTEXT_TOKENS): the history a prompt carries
+   * is cut to fit it. Absent in a configuration made by hand (tests), agent-core's default applies.
+   */
+  contextTokens?: number;
   /** The `: ping` comment interval of event streams (SPEC §4: 15 s), so that proxies keep them open. */
   pingIntervalMs: number;
 }
@@ -49,6 +54,7 @@ export function queryConfigFrom(settings: DeploymentSettings): QueryConfig {
     confirmationTimeoutMs: settings.ASSISTANT_CONFIRMATION_TIMEOUT_SECONDS * 1000,
     timeZone: settings.ASSISTANT_TIMEZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
     pingIntervalMs: settings.ASSISTANT_STREAM_PING_SECONDS * 1000,
+    contextTokens: settings.ASSISTANT_MODEL_CONTEXT_TOKENS,
     limits: {
       maxSteps: DEFAULT_RUN_LIMITS.maxSteps,
       runTimeoutMs: settings.ASSISTANT_RUN_TIMEOUT_SECONDS * 1000,

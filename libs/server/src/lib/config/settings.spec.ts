@@ -70,6 +70,7 @@ describe('the settings of the composition roots', () => {
       maxConcurrentPerUser: 4,
       confirmationTimeoutMs: 300_000,
       pingIntervalMs: 15_000,
+      contextTokens: 8_192,
       // Unset, the users' time zone is the server's.
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       limits: {
@@ -117,6 +118,7 @@ describe('the settings of the composition roots', () => {
       OPENAI_API_KEY: 'sk-openai',
       ANTHROPIC_API_KEY: 'sk-anthropic',
       ASSISTANT_MODEL_TIMEOUT_SECONDS: '5',
+      ASSISTANT_MODEL_CONTEXT_TOKENS: '32768',
       ASSISTANT_RUN_TIMEOUT_SECONDS: '600',
       ASSISTANT_TOOL_TIMEOUT_SECONDS: '7',
       ASSISTANT_MAX_CONCURRENT_QUERIES: '2',
@@ -162,6 +164,7 @@ describe('the settings of the composition roots', () => {
       },
       maxConcurrentPerUser: 2,
       pingIntervalMs: 3_000,
+      contextTokens: 32_768,
       confirmationTimeoutMs: 60_000,
       timeZone: 'Europe/Berlin',
       limits: {
@@ -228,6 +231,11 @@ describe('the settings of the composition roots', () => {
       'ASSISTANT_SHUTDOWN_GRACE_SECONDS',
       '-1',
       'ASSISTANT_SHUTDOWN_GRACE_SECONDS must be a whole number of seconds from 0 to 3600 (got "-1")',
+    ],
+    [
+      'ASSISTANT_MODEL_CONTEXT_TOKENS',
+      '512',
+      'ASSISTANT_MODEL_CONTEXT_TOKENS must be a whole number of tokens from 1024 to 10000000 (got "512")',
     ],
     [
       'ASSISTANT_BUILTIN_PACING_MS',

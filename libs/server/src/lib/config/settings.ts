@@ -1,4 +1,9 @@
-import { DEFAULT_BUILTIN_PACING_MS, DEFAULT_OLLAMA_URL, DEFAULT_RUN_LIMITS } from '@assistant/agent-core';
+import {
+  DEFAULT_BUILTIN_PACING_MS,
+  DEFAULT_CONTEXT_TOKENS,
+  DEFAULT_OLLAMA_URL,
+  DEFAULT_RUN_LIMITS,
+} from '@assistant/agent-core';
 import { HOSTED_RATE_LIMITS, type RateLimitResource } from '@assistant/contracts';
 import { z } from 'zod';
 import * as kind from './setting-kinds';
@@ -99,6 +104,13 @@ function deploymentSettings(defaults: DeploymentDefaults) {
       description: 'for `anthropic:` models',
       secret: true,
     }),
+    ASSISTANT_MODEL_CONTEXT_TOKENS: setting(
+      kind.wholeNumber('tokens', 1_024, 10_000_000).default(DEFAULT_CONTEXT_TOKENS),
+      {
+        description:
+          "the language models' context window: a discussion's oldest messages are left out of the prompt to fit ¾ of it (never the question or recalled memories)",
+      },
+    ),
     ASSISTANT_MODEL_TIMEOUT_SECONDS: setting(
       kind.timerSeconds.default(seconds(DEFAULT_RUN_LIMITS.modelIdleMs)),
       {
@@ -261,6 +273,16 @@ export const HOSTED_SETTINGS = z.object({
     description:
       'Redis (`redis://[:password@]host:6379[/db]`), shared by every API process: rate-limit counts, the concurrent-run cap, live query events, revocations and confirmations',
     secret: true,
+  }),
+  ASSISTANT_SMTP_URL: setting(kind.smtpUrl.optional(), {
+    description:
+      'the mail server the service sends its own mail through (password links): `smtps://user:password@mail.example.com:465`, or `smtp://…:587` (STARTTLS when the server offers it); without it, “forgot password” says that mail is off',
+    defaultText: 'off',
+    secret: true,
+  }),
+  ASSISTANT_MAIL_FROM: setting(kind.emailAddress.optional(), {
+    description: 'the sender of that mail (`assistant@example.com`); needed with `ASSISTANT_SMTP_URL`',
+    defaultText: 'none',
   }),
   ASSISTANT_REDIS_KEY_PREFIX: setting(kind.text.default('assistant:'), {
     description:

@@ -103,7 +103,7 @@ export class QueriesService implements BeforeApplicationShutdown {
     }
     const { tools, withheld } = runTools.value;
     const release = slot.value;
-    const { discussionId, newDiscussionTitle, queryId, questionId, messageId, history, recalled } =
+    const { discussionId, newDiscussionTitle, queryId, questionId, messageId, history, recalled, account } =
       context.value;
     const controller = new AbortController();
     const writes = new QuestionWrites(
@@ -153,6 +153,9 @@ export class QueriesService implements BeforeApplicationShutdown {
           ),
           withheldTools: withheld,
           timeZone: this.config.queries.timeZone,
+          userName: account.name,
+          connections: this.connectionsOf(account.connections, tools),
+          contextTokens: this.config.queries.contextTokens,
           confirm: (call) => this.confirmations.wait(queryId, call.callId, controller.signal),
           autoApproved: writes.autoApproved,
           // A tool may refer to the discussion (a saved memory links to it).
@@ -205,7 +208,7 @@ export class QueriesService implements BeforeApplicationShutdown {
     if (body.discussion_id && !(await this.storage.discussions.get(userId, body.discussion_id))) {
       throw ApiError.notFound('discussion');
     }
-    const [history, recalled] = await Promise.all([
+    const [history, recalled, user, connections] = await Promise.all([
       body.discussion_id
         ? this.storage.discussions.recentMessages(userId, body.discussion_id, HISTORY_MESSAGES)
         : [],
@@ -213,6 +216,9 @@ export class QueriesService implements BeforeApplicationShutdown {
       principal.scopes.includes('read:memories')
         ? this.storage.memories.recall(userId, body.text, RECALLED_MEMORIES)
         : [],
+      // What a language model is told of the account: its name and connections (see `connectionsOf`).
+      this.storage.users.findById(userId),
+      this.storage.connections.list(userId),
     ]);
     return {
       discussionId: body.discussion_id ?? newId('discussion'),
@@ -223,7 +229,29 @@ export class QueriesService implements BeforeApplicationShutdown {
       messageId: newId('message'),
       history: history.map((m) => ({ role: m.role, text: m.text })),
       recalled: recalled.map((m) => ({ content: m.content, created_at: m.createdAt.toISOString() })),
+      account: {
+        name: user?.displayName,
+        connections: [...connections, ...this.catalog.defaultConnections(userId)].map(({ name, family }) => ({
+          name,
+          family,
+        })),
+      },
     };
+  }
+
+  /**
+   * The account's connections a language model is told of: those of the families whose tools the run may use,
+   * so that a token narrowed to some tools learns nothing through the model of connections it cannot use.
+   */
+  private connectionsOf(
+    connections: ReadonlyArray<{ name: string; family: string }>,
+    tools: ReadonlyArray<{ name: string }>,
+  ): Array<{ name: string; family: string }> {
+    const used = new Set(tools.map((tool) => tool.name));
+    const families = new Set(
+      this.families.filter((family) => family.tools.some((tool) => used.has(tool.name))).map((f) => f.name),
+    );
+    return connections.filter((connection) => families.has(connection.family));
   }
 
   /**
