@@ -1,4 +1,4 @@
-import type { Deployment, RateLimitResource } from '@assistant/contracts';
+import { OperatorError, type Deployment, type RateLimitResource } from '@assistant/contracts';
 import type { DatabaseConfig } from '@assistant/storage';
 import { queryConfigFrom, type QueryConfig } from './query-config';
 import type { DeploymentSettings } from './settings';
@@ -42,13 +42,37 @@ export interface ServerConfig {
   metricsPort?: number;
   /** How long a stopping server lets running queries finish before it interrupts them. */
   shutdownGraceMs: number;
+  /** How the service sends its own mail (password links): the hosted API's SMTP settings; none when absent. */
+  mail?: MailConfig;
   /** MCP's limits where they differ from MCP_LIMITS (config/mcp-limits.ts); tests make them small. */
   mcp?: Partial<McpLimits>;
 }
 
+export interface MailConfig {
+  /** `smtp://` or `smtps://`, with its user and password when the server wants them. */
+  smtpUrl: string;
+  from: string;
+}
+
+/** The mail settings of a deployment that has them (HOSTED_SETTINGS); a URL without a sender is an error. */
+interface MailSettings {
+  ASSISTANT_SMTP_URL?: string | undefined;
+  ASSISTANT_MAIL_FROM?: string | undefined;
+}
+
+function mailConfig(settings: MailSettings): MailConfig | undefined {
+  if (!settings.ASSISTANT_SMTP_URL) return undefined;
+  if (!settings.ASSISTANT_MAIL_FROM) {
+    throw new OperatorError(
+      'ASSISTANT_SMTP_URL is set but ASSISTANT_MAIL_FROM is not: say who the mail is from',
+    );
+  }
+  return { smtpUrl: settings.ASSISTANT_SMTP_URL, from: settings.ASSISTANT_MAIL_FROM };
+}
+
 /** The part of a ServerConfig that both deployments read from their settings the same way. */
 export function deploymentConfig(
-  settings: DeploymentSettings,
+  settings: DeploymentSettings & MailSettings,
 ): Pick<
   ServerConfig,
   | 'host'
@@ -62,6 +86,7 @@ export function deploymentConfig(
   | 'localFolders'
   | 'metricsPort'
   | 'shutdownGraceMs'
+  | 'mail'
 > {
   const windowSeconds = settings.ASSISTANT_RATE_LIMIT_WINDOW_SECONDS;
   return {
@@ -80,5 +105,6 @@ export function deploymentConfig(
     queries: queryConfigFrom(settings),
     metricsPort: settings.ASSISTANT_METRICS_PORT,
     shutdownGraceMs: settings.ASSISTANT_SHUTDOWN_GRACE_SECONDS * 1000,
+    mail: mailConfig(settings),
   };
 }

@@ -54,6 +54,10 @@ export const logLevel = z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(',
 export const httpUrl = z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL' });
 
 /** Redis: `redis://[:password@]host:6379[/db]`, or `rediss://` over TLS. */
+export const smtpUrl = z.url({ protocol: /^smtps?$/, error: 'an smtp:// or smtps:// URL' });
+
+export const emailAddress = z.email({ error: 'an email address, such as assistant@example.com' });
+
 export const redisUrl = z.url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL' });
 
 /** Any text; for names and keys whose meaning is checked later (a model name) or not at all (an API key). */
