@@ -69,4 +69,12 @@ export class WebSessionsRepository {
   async delete(digest: string): Promise<void> {
     await this.sql.execute(`DELETE FROM web_sessions WHERE digest = ?`, [digest]);
   }
+
+  /** Ends every session of `userId` but the one with digest `keep` (a password change signs out the others). */
+  async deleteAllOf(userId: string, keep: string | null = null): Promise<void> {
+    await this.sql.execute(`DELETE FROM web_sessions WHERE user_id = ? AND digest <> ?`, [
+      userId,
+      keep ?? '',
+    ]);
+  }
 }
