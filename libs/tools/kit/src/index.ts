@@ -46,6 +46,7 @@ export {
   IntentMatcher,
   readRequest,
   SHARED_RULES,
+  sayable,
   Speller,
   STOP_WORDS,
   type IntentGroup,
@@ -81,3 +82,25 @@ export {
   type ConnectionField,
   type FormValues,
 } from './lib/connection-fields';
+export {
+  authorizationRequest,
+  defineOAuthClient,
+  redeemAuthorizationCode,
+  revokeGrant,
+  type AuthorizationRequest,
+  type GrantedTokens,
+  type OAuthClientCredentials,
+  type OAuthClientDefinition,
+  type OAuthProtocol,
+} from './lib/oauth/oauth-client';
+export { googleOAuthClient, microsoftOAuthClient } from './lib/oauth/oauth-clients';
+export { OAuthEndpointError } from './lib/oauth/token-endpoint';
+export {
+  accessTokensOf,
+  NeedsReauthError,
+  refreshingTokenSource,
+  type AccessTokenSource,
+  type OAuthDriverEnvironment,
+  type RefreshedTokens,
+  type RefreshingTokenSourceOptions,
+} from './lib/oauth/token-source';

@@ -147,6 +147,8 @@ export async function runQuery(input: RunInput, emit: RunEventSink): Promise<voi
   const providerOptions = builtinProviderOptions({
     withheldTools: input.withheldTools ?? [],
     timeZone: input.timeZone,
+    account: input.userId,
+    discussion: input.discussionId,
   });
   let text = '';
   const usage = { input_tokens: 0, output_tokens: 0 };

@@ -1,5 +1,6 @@
 import { joinAnd } from '@assistant/tool-kit';
 import type { CalendarEvent } from './calendar.driver';
+import { titleMatches } from './intents';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = [
@@ -32,11 +33,23 @@ function when(event: CalendarEvent): string {
 }
 
 /** What the built-in model says once a calendar tool has answered. */
-export function calendarAnswer(tool: string, output: unknown): string {
+export function calendarAnswer(tool: string, output: unknown, focus?: string): string {
   switch (tool) {
     case 'calendar_list_events': {
       const { from, events } = output as { from: string; events: CalendarEvent[] };
+      if (focus) {
+        const matching = events.filter((e) => titleMatches(e.title, focus));
+        if (matching.length === 0) return `Nothing called “${focus}” on your calendar in the coming year.`;
+        const [next, ...later] = matching;
+        const more = later.length ? ` Then ${joinAnd(later.slice(0, 3).map((e) => dayLabel(e.start)))}.` : '';
+        return `“${next.title}” is on ${dayLabel(next.start)}, ${when(next)}.${more}`;
+      }
       if (events.length === 0) return `Nothing on your calendar on ${dayLabel(from)}.`;
+      const days = new Set(events.map((e) => e.start.slice(0, 10)));
+      if (days.size > 1) {
+        const listed = events.map((e) => `${dayLabel(e.start)} ${when(e)} ${e.title}`);
+        return `You have: ${joinAnd(listed)}.`;
+      }
       const listed = events.map((e) => `${when(e)} ${e.title}${e.location ? ` (${e.location})` : ''}`);
       return `On ${dayLabel(from)} you have: ${joinAnd(listed)}.`;
     }
@@ -53,4 +66,11 @@ export function calendarAnswer(tool: string, output: unknown): string {
     default:
       return `Done (${tool}).`;
   }
+}
+
+/** Whether a list of events holds the one asked about (any event, when nothing was named). */
+export function calendarFound(tool: string, output: unknown, focus?: string): boolean {
+  const events = (output as { events?: CalendarEvent[] }).events;
+  if (!Array.isArray(events)) return true;
+  return focus ? events.some((e) => titleMatches(e.title, focus)) : events.length > 0;
 }

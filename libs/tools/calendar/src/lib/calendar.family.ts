@@ -5,8 +5,8 @@ import { calendarListEvents } from './tools/calendar-list-events.tool';
 import { calendarCreateEvent } from './tools/calendar-create-event.tool';
 import { calendarMoveEvent } from './tools/calendar-move-event.tool';
 import { calendarDeleteEvent } from './tools/calendar-delete-event.tool';
-import { calendarPhrases } from './phrases';
-import { calendarAnswer } from './answers';
+import { calendarIntents } from './intents';
+import { calendarAnswer, calendarFound } from './answers';
 
 /** The user's calendar over CalDAV. Adding, moving and deleting events needs the user's yes. */
 export const calendarFamily = defineFamily<CalendarDriver>({
@@ -15,6 +15,7 @@ export const calendarFamily = defineFamily<CalendarDriver>({
   topic: { about: 'your calendar', keywords: ['calendar', 'agenda', 'schedule', 'meeting', 'appointment'] },
   providers: [caldavProvider],
   tools: [calendarListEvents, calendarCreateEvent, calendarMoveEvent, calendarDeleteEvent],
-  phrases: calendarPhrases,
+  intents: calendarIntents,
   answer: calendarAnswer,
+  found: calendarFound,
 });

@@ -7,7 +7,7 @@ import { emailRead } from './tools/email-read.tool';
 import { emailSend } from './tools/email-send.tool';
 import { emailReply } from './tools/email-reply.tool';
 import { emailSaveDraft } from './tools/email-save-draft.tool';
-import { emailPhrases } from './phrases';
+import { emailIntents } from './intents';
 import { emailAnswer } from './answers';
 
 /** The user's mail over IMAP and SMTP. Sending, replying and saving drafts needs the user's yes. */
@@ -17,6 +17,6 @@ export const emailFamily = defineFamily<EmailDriver>({
   topic: { about: 'your mail', keywords: ['email', 'e-mail', 'mail', 'inbox', 'mailbox'] },
   providers: [imapProvider],
   tools: [emailSearch, emailList, emailRead, emailSend, emailReply, emailSaveDraft],
-  phrases: emailPhrases,
+  intents: emailIntents,
   answer: emailAnswer,
 });

@@ -9,7 +9,7 @@ import { filesRead } from './tools/files-read.tool';
 import { filesWrite } from './tools/files-write.tool';
 import { filesMove } from './tools/files-move.tool';
 import { filesDelete } from './tools/files-delete.tool';
-import { filesPhrases } from './phrases';
+import { filesIntents } from './intents';
 import { filesAnswer } from './answers';
 
 /** The user's files: a folder on a self-hosted server or on a WebDAV server, every path confined to it. */
@@ -28,6 +28,6 @@ export const filesFamily = defineFamily<FilesDriver>({
     },
   ],
   tools: [filesList, filesSearch, filesRead, filesWrite, filesMove, filesDelete],
-  phrases: filesPhrases,
+  intents: filesIntents,
   answer: filesAnswer,
 });

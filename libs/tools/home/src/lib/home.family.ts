@@ -4,7 +4,7 @@ import { homeAssistantProvider, mqttProvider } from './providers';
 import { homeListDevices } from './tools/home-list-devices.tool';
 import { homeGetState } from './tools/home-get-state.tool';
 import { homeSetState } from './tools/home-set-state.tool';
-import { homePhrases } from './phrases';
+import { homeIntents } from './intents';
 import { homeAnswer } from './answers';
 
 /** The smart home: Home Assistant, or devices on an MQTT broker. Changing a device needs the user's yes. */
@@ -17,6 +17,6 @@ export const homeFamily = defineFamily<HomeDriver>({
   },
   providers: [homeAssistantProvider, mqttProvider],
   tools: [homeListDevices, homeGetState, homeSetState],
-  phrases: homePhrases,
+  intents: homeIntents,
   answer: homeAnswer,
 });

@@ -136,6 +136,11 @@ export interface ToolFamily<D = unknown> {
    */
   answer(tool: string, output: unknown, focus?: string): string;
   /**
+   * Whether a result holds what the request asked about (`focus`), for a search that goes on elsewhere when it
+   * found nothing ("what's my X?": memories, then mail, then files). Absent: whether any list in it has items.
+   */
+  found?(tool: string, output: unknown, focus?: string): boolean;
+  /**
    * What the built-in model says when a phrasing of this family names a tool that the run neither has nor
    * withholds (a custom tool by a name no module defines); it says that no connection provides it otherwise.
    */
@@ -191,5 +196,6 @@ export interface FamilyLanguage {
   intents?: FamilyIntents;
   phrases?: readonly PhraseRule[];
   answer?(tool: string, output: unknown, focus?: string): string;
+  found?: ToolFamily['found'];
   unavailable?: ToolFamily['unavailable'];
 }

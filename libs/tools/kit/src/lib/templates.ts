@@ -37,8 +37,20 @@ const SLOT_KINDS = new Set<SlotKind>([
   'state',
 ]);
 
+/** The words a day, a period or a time is said with: a `{when}` slot holds these only, so it never swallows a topic. */
+const WHEN_WORD =
+  '(?:on|at|in|for|this|next|last|coming|upcoming|the|of|from|until|till|to|by|before|after|and|a|an|' +
+  'today|tonight|tomorrow|yesterday|morning|afternoon|evening|night|noon|midday|midnight|lunchtime|' +
+  'weekend|weekends|week|weeks|month|months|year|day|days|fortnight|' +
+  'mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|' +
+  'january|february|march|april|may|june|july|august|september|october|november|december|' +
+  'jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|' +
+  'one|two|three|four|five|six|seven|eight|nine|ten|couple|few|' +
+  "am|pm|o'clock|\\d{1,4}(?:st|nd|rd|th)?|\\d{1,2}[:.]\\d{2}(?:am|pm)?|\\d{1,2}(?:am|pm)|\\d{1,4}[-/.]\\d{1,2}(?:[-/.]\\d{1,4})?)";
+
 /** What a slot of a kind may hold, when it is narrower than any words. */
 const SLOT_PATTERNS: Partial<Record<SlotKind, string>> = {
+  when: `${WHEN_WORD}\\b(?:\\s+${WHEN_WORD}\\b)*`,
   url: 'https?:\\/\\/\\S+',
   address: '[^\\s@]+@[^\\s@]+\\.[^\\s@]+',
   number: '\\d+(?:[.,]\\d+)?',
@@ -418,7 +430,11 @@ export class IntentMatcher {
    * whose own words explain most of it, fallbacks last; a match whose slots its intent cannot use (a day the
    * date parser does not read) gives way to the next. Undefined when none fits.
    */
-  match(text: string, context: IntentContext): IntentMatch | undefined {
+  match(
+    text: string,
+    context: IntentContext,
+    which: 'all' | 'main' | 'fallback' = 'all',
+  ): IntentMatch | undefined {
     const request = readRequest(text, this.speller);
     if (!request) return undefined;
     const present = new Set(request.toLowerCase().split(' '));
@@ -426,6 +442,7 @@ export class IntentMatcher {
       [];
     for (const compiled of this.compiled) {
       const { intent } = compiled;
+      if (which !== 'all' && (which === 'fallback') !== (intent.fallback ?? false)) continue;
       if (intent.after && !(context.previous && intent.after.includes(context.previous.intent))) continue;
       if (!compiled.required.every((word) => present.has(word))) continue;
       const found = compiled.regex.exec(request);
@@ -478,4 +495,84 @@ export class IntentMatcher {
     const action = intent.act(slots as Slots, context);
     return action && { intent: intentName, slots, action };
   }
+}
+
+// ─── Saying a template ────────────────────────────────────────────────────────────────────────────────────────
+
+/** What `help` puts in a slot of each kind. */
+const SAMPLES: Record<SlotKind, string> = {
+  sender: 'Sam',
+  person: 'sam@example.com',
+  topic: 'the invoice',
+  text: '…',
+  title: 'lunch with Sam',
+  event: 'yoga class',
+  thing: 'locker code',
+  when: 'tomorrow',
+  file: 'packing list',
+  folder: 'documents',
+  device: 'kitchen light',
+  connection: 'work',
+  url: 'https://…',
+  address: 'sam@example.com',
+  number: '21',
+  state: 'on',
+};
+
+/**
+ * A request a template understands, in words: the first of each choice, no optional words, a sample in each
+ * slot ("what's on my calendar tomorrow"). `help` is made of these, so it says only what the templates do.
+ */
+export function sayable(template: string, rules: Readonly<Record<string, string>> = SHARED_RULES): string {
+  let at = 0;
+  const all = { ...SHARED_RULES, ...rules };
+  const choice = (text: string, depth: number): string => {
+    // The first alternative of a choice, read to its end or its first top-level "|".
+    const said: string[] = [];
+    let level = 0;
+    let word = '';
+    const flush = () => {
+      if (word) said.push(word);
+      word = '';
+    };
+    for (at = 0; at < text.length; at++) {
+      const c = text[at];
+      if (c === '|' && level === 0) break;
+      if (c === '(' || c === '[') {
+        flush();
+        const close = c === '(' ? ')' : ']';
+        let inner = 0;
+        let end = at + 1;
+        for (; end < text.length; end++) {
+          if (text[end] === '(' || text[end] === '[') inner++;
+          else if ((text[end] === ')' || text[end] === ']') && inner-- === 0) break;
+        }
+        const body = text.slice(at + 1, end);
+        const saved = end;
+        if (close === ')') said.push(choice(body, depth + 1));
+        at = saved;
+        level = 0;
+      } else if (c === '{') {
+        flush();
+        const end = text.indexOf('}', at);
+        const kind = text.slice(at + 1, end).split(':')[0] as SlotKind;
+        said.push(SAMPLES[kind] ?? kind);
+        at = end;
+      } else if (c === '<') {
+        flush();
+        const end = text.indexOf('>', at);
+        const rule = all[text.slice(at + 1, end)] ?? '';
+        const saved = end;
+        if (depth < 5) said.push(choice(rule, depth + 1));
+        at = saved;
+      } else if (c === ' ') {
+        flush();
+      } else if (c !== '*') {
+        word += c;
+      }
+    }
+    flush();
+    return said.filter(Boolean).join(' ');
+  };
+  return choice(template, 0);
 }

@@ -2,7 +2,7 @@ import { defineFamily } from '@assistant/tool-kit';
 import type { MemoryDriver } from './memory.driver';
 import { memorySave } from './tools/memory-save.tool';
 import { memorySearch } from './tools/memory-search.tool';
-import { memoryPhrases } from './phrases';
+import { memoryIntents } from './intents';
 import { memoryAnswer } from './answers';
 
 /** The assistant's own notes about the user. No provider: the server gives its storage as the driver. */
@@ -21,6 +21,6 @@ export const memoryFamily = defineFamily<MemoryDriver>({
     ].join('\n'),
   providers: [],
   tools: [memorySave, memorySearch],
-  phrases: memoryPhrases,
+  intents: memoryIntents,
   answer: memoryAnswer,
 });

@@ -3,7 +3,7 @@ import { fetchProvider, type WebDriver } from './web.driver';
 import { braveProvider, searxngProvider } from './search-engines';
 import { webFetch } from './tools/web-fetch.tool';
 import { webSearch } from './tools/web-search.tool';
-import { webPhrases } from './phrases';
+import { webIntents } from './intents';
 import { webAnswer } from './answers';
 
 /**
@@ -40,6 +40,6 @@ export const webFamily = defineFamily<WebDriver>({
     },
   ],
   tools: [webFetch, webSearch],
-  phrases: webPhrases,
+  intents: webIntents,
   answer: webAnswer,
 });

@@ -1,4 +1,4 @@
-import { joinAnd, type WithheldTool } from '@assistant/tool-kit';
+import { joinAnd, sayable, SHARED_RULES, type WithheldTool } from '@assistant/tool-kit';
 import type { PhraseBook } from './phrase-book';
 
 /** How to get more than the built-in model understands. */
@@ -16,6 +16,7 @@ export function answerFromToolResult(
   tool: string,
   output: unknown,
   isError: boolean,
+  focus?: string,
 ): string {
   const result = (output ?? {}) as Record<string, unknown>;
   if (isError || typeof result.error === 'string') {
@@ -23,7 +24,7 @@ export function answerFromToolResult(
   }
   let worded: string | undefined;
   try {
-    worded = book.familyOf(tool)?.answer?.(tool, output);
+    worded = book.familyOf(tool)?.answer?.(tool, output, focus);
   } catch {
     worded = undefined;
   }
@@ -46,9 +47,34 @@ export function whatICanDo(book: PhraseBook, available: readonly string[]): stri
   return parts.length > 0 ? parts.join(' ') : 'This query gives me no tools at all, so I can only chat.';
 }
 
-/** The answer to "help" or a greeting, from the run's tools. */
-export function capabilities(book: PhraseBook, available: readonly string[], greeting: boolean): string {
-  return `${greeting ? 'Hello! ' : ''}${whatICanDo(book, available)} ${LANGUAGE_MODEL_HINT}`;
+/** The answer to "help" or a greeting, from the run's tools; "help" also lists what it understands. */
+export function capabilities(
+  book: PhraseBook,
+  available: readonly string[],
+  greeting: boolean,
+  listed = false,
+): string {
+  const head = `${greeting ? 'Hello! ' : ''}${whatICanDo(book, available)} ${LANGUAGE_MODEL_HINT}`;
+  const lines = listed ? understoodLines(book, available) : [];
+  return lines.length > 0 ? `${head}\n\nYou can say, for example:\n${lines.join('\n')}` : head;
+}
+
+/**
+ * What the built-in model understands, one line per family of the run's tools, each request made from the first
+ * template of an intent (`sayable`): generated, so it never lists what the templates do not say.
+ */
+export function understoodLines(book: PhraseBook, available: readonly string[]): string[] {
+  return book.families.flatMap((family) => {
+    const intents = (family.intents?.intents ?? []).filter(
+      (intent) =>
+        !intent.after && (!intent.offers || available.includes(intent.offers.tool) || !available.length),
+    );
+    const owned = available.some((tool) => tool.startsWith(`${family.name}_`));
+    if (!owned || intents.length === 0) return [];
+    const rules = { ...SHARED_RULES, ...family.intents?.rules };
+    const said = [...new Set(intents.map((intent) => sayable(intent.templates[0], rules)))];
+    return [`- ${family.topic.about}: ${said.map((s) => `“${s}”`).join(', ')}`];
+  });
 }
 
 export function notUnderstood(book: PhraseBook, available: readonly string[]): string {

@@ -8,8 +8,10 @@ import type {
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import type { JSONSchema7, SharedV3ProviderOptions } from '@ai-sdk/provider';
-import type { FamilyLanguage, WithheldTool } from '@assistant/tool-kit';
-import { PhraseBook } from './phrase-book';
+import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { BuiltinAction, FamilyLanguage, WithheldTool } from '@assistant/tool-kit';
+import { PhraseBook, type UnderstandContext } from './phrase-book';
+import { Vocabularies } from './vocabulary';
 import {
   answerFromToolResult,
   capabilities,
@@ -45,55 +47,105 @@ function promptText(options: LanguageModelV3CallOptions): string {
  * The model's reply, total: whatever in the conversation cannot be read (a request or a tool's output is anyone's
  * text) is said as much, as a throw here would fail the query as a broken model (`model_unavailable`).
  */
-function replyTo(book: PhraseBook, options: LanguageModelV3CallOptions): Reply {
+function replyTo(book: PhraseBook, vocabularies: Vocabularies, options: LanguageModelV3CallOptions): Reply {
   try {
-    const decision = decide(book, options);
+    const decision = decide(book, vocabularies, options);
     return decision.kind === 'tool' ? { ...decision, input: JSON.stringify(decision.input) } : decision;
   } catch {
     return { kind: 'text', text: COULD_NOT_READ };
   }
 }
 
+interface ToolOutcome {
+  tool: string;
+  output: unknown;
+  isError: boolean;
+}
+
+/** The text of a user message of the prompt. */
+function textOf(message: LanguageModelV3Prompt[number]): string {
+  return message.role === 'user'
+    ? message.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ')
+    : '';
+}
+
+/** The tool results of a tool message, their outputs parsed. */
+function outcomesOf(message: LanguageModelV3Prompt[number]): ToolOutcome[] {
+  if (message.role !== 'tool') return [];
+  return message.content.flatMap((part) => {
+    if (part.type !== 'tool-result') return [];
+    const output = part.output;
+    const isError = output.type === 'error-text' || output.type === 'error-json';
+    const value = 'value' in output ? output.value : undefined;
+    const parsed = typeof value === 'string' && output.type !== 'error-text' ? safeJson(value) : value;
+    return [{ tool: part.toolName, output: isError ? { error: value } : parsed, isError }];
+  });
+}
+
 /**
- * Decides the next step: after a tool result, put it in words; after a user request, match the phrase book.
- * Deterministic: the same conversation (and moment) always gives the same reply.
+ * Decides the next step: after a user request, understand it; after a tool result, look further when the
+ * request asked for a search that goes on elsewhere and this one found nothing, or put the result in words.
+ * Deterministic: the same conversation (and moment, and what the account's results taught it) gives the same
+ * reply.
  */
-function decide(book: PhraseBook, options: LanguageModelV3CallOptions): Decision {
-  const last = options.prompt[options.prompt.length - 1];
-  if (last?.role === 'tool') {
-    const result = last.content.find((part) => part.type === 'tool-result');
-    if (result && result.type === 'tool-result') {
-      const output = result.output;
-      const isError = output.type === 'error-text' || output.type === 'error-json';
-      const value = 'value' in output ? output.value : undefined;
-      const parsed = typeof value === 'string' && output.type !== 'error-text' ? safeJson(value) : value;
-      return {
-        kind: 'text',
-        text: answerFromToolResult(book, result.toolName, isError ? { error: value } : parsed, isError),
-      };
-    }
-  }
-  const userText =
-    last?.role === 'user'
-      ? last.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ')
-      : '';
+function decide(book: PhraseBook, vocabularies: Vocabularies, options: LanguageModelV3CallOptions): Decision {
+  const prompt = options.prompt;
   const facts = runFacts(options);
-  const action = book.understand(userText, { now: new Date(), timeZone: facts.timeZone });
+  const questionAt = prompt.findLastIndex((message) => message.role === 'user');
+  const question = questionAt >= 0 ? textOf(prompt[questionAt]) : '';
+  const outcomes = prompt.slice(questionAt + 1).flatMap(outcomesOf);
+  const latest = prompt[prompt.length - 1]?.role === 'tool' ? outcomesOf(prompt[prompt.length - 1]) : [];
+  // What this result shows of the account (its senders, events, files…) is learnt before anything else.
+  for (const outcome of latest) {
+    if (outcome.isError) continue;
+    const learned = safely(() => book.familyOf(outcome.tool)?.intents?.learn?.(outcome.tool, outcome.output));
+    // No account, no learning: what one account's results show is never offered to another.
+    if (learned?.length && facts.account) vocabularies.learn(facts.account, facts.discussion, learned);
+  }
+  const context = understandContext(book, vocabularies, facts, prompt, questionAt);
+  const action = book.understand(question, context);
   const available = (options.tools ?? []).map((t) => t.name);
+  const schemaOf = (tool: string) => {
+    const schema = options.tools?.find((t) => t.name === tool);
+    return schema && 'inputSchema' in schema ? schema.inputSchema : undefined;
+  };
+  const call = (tool: string, input: Record<string, unknown>): Decision => {
+    const schema = schemaOf(tool);
+    return { kind: 'tool', tool, input: schema ? fitInput(input, schema) : input };
+  };
+
+  if (latest.length > 0) {
+    const last = outcomes[outcomes.length - 1];
+    const chain = action.kind === 'tool' ? searchChain(action, available) : [];
+    const focus = action.kind === 'tool' ? action.focus : undefined;
+    if (chain.length > 1 && !last.isError) {
+      const found = foundIn(book, last, focus);
+      const next = chain[outcomes.length];
+      if (!found && next) return call(next.tool, next.input);
+      if (!found) {
+        const places = joinOr(chain.map((step) => book.familyOf(step.tool)?.topic.about ?? step.tool));
+        return { kind: 'text', text: `I found nothing about ${focus ?? 'that'} in ${places}.` };
+      }
+      const where = book.familyOf(last.tool)?.topic.about;
+      const answer = answerFromToolResult(book, last.tool, last.output, false, focus);
+      return { kind: 'text', text: where ? `From ${where}: ${answer}` : answer };
+    }
+    return {
+      kind: 'text',
+      text: answerFromToolResult(book, last.tool, last.output, last.isError, focus),
+    };
+  }
+
   switch (action.kind) {
     case 'unknown':
       return { kind: 'text', text: notUnderstood(book, available) };
     case 'help':
-      return { kind: 'text', text: capabilities(book, available, action.greeting) };
+      return { kind: 'text', text: capabilities(book, available, action.greeting, !action.greeting) };
     case 'family':
       return { kind: 'text', text: familyAnswer(book, action, available, facts.withheldTools) };
     case 'tool': {
-      if (available.includes(action.tool)) {
-        const schema = options.tools?.find((t) => t.name === action.tool);
-        return schema && 'inputSchema' in schema
-          ? { ...action, input: fitInput(action.input, schema.inputSchema) }
-          : action;
-      }
+      const [first] = searchChain(action, available);
+      if (first) return call(first.tool, first.input);
       // Withheld from this run (scope, tool list): say why. Absent from the account: say the family is missing.
       const family = book.familyOf(action.tool);
       if (family && !facts.withheldTools.some((w) => w.name === action.tool)) {
@@ -112,6 +164,68 @@ function decide(book: PhraseBook, options: LanguageModelV3CallOptions): Decision
       return action;
   }
 }
+
+/** The tools a request looks in, in order, of those the run has: its own, then where it goes on to. */
+function searchChain(
+  action: Extract<BuiltinAction, { kind: 'tool' }>,
+  available: readonly string[],
+): Array<{ tool: string; input: Record<string, unknown> }> {
+  return [{ tool: action.tool, input: action.input }, ...(action.otherwise ?? [])].filter((step) =>
+    available.includes(step.tool),
+  );
+}
+
+/** Whether a result holds something: the family says, or any list in it has items. */
+function foundIn(book: PhraseBook, outcome: ToolOutcome, focus: string | undefined): boolean {
+  const family = book.familyOf(outcome.tool);
+  const said = safely(() => family?.found?.(outcome.tool, outcome.output, focus));
+  if (typeof said === 'boolean') return said;
+  const output = outcome.output;
+  if (output === null || typeof output !== 'object') return Boolean(output);
+  const lists = Object.values(output).filter(Array.isArray);
+  return lists.length === 0 || lists.some((list) => list.length > 0);
+}
+
+/**
+ * What the book is told besides the request: the account's values, the discussion's last results, and the
+ * discussion's previous request as understood then (for "and tomorrow?" and "read it").
+ */
+function understandContext(
+  book: PhraseBook,
+  vocabularies: Vocabularies,
+  facts: BuiltinRunFacts & { account: string; discussion: string },
+  prompt: LanguageModelV3Prompt,
+  questionAt: number,
+): UnderstandContext {
+  const vocabulary = vocabularies.account(facts.account);
+  const recent = vocabularies.recent(facts.discussion);
+  const base: UnderstandContext = {
+    now: new Date(),
+    timeZone: facts.timeZone,
+    known: (kind, words) => vocabulary.known(kind, words),
+    last: (kind) => recent.get(kind),
+  };
+  for (let i = questionAt - 1; i >= 0; i--) {
+    if (prompt[i].role !== 'user') continue;
+    const earlier = book.understand(textOf(prompt[i]), base);
+    if (earlier.kind === 'tool' && earlier.slots) {
+      return { ...base, previous: { intent: earlier.intent, slots: earlier.slots } };
+    }
+    break;
+  }
+  return base;
+}
+
+function safely<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+const joinOr = (items: string[]) =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 
 /**
  * A phrasing's input as the tool's JSON Schema wants it: words of a request are text, so `id=42` gives a number
@@ -146,6 +260,10 @@ export interface BuiltinRunFacts {
   withheldTools: readonly WithheldTool[];
   /** The user's time zone, for "tomorrow" and "on Friday". */
   timeZone: string;
+  /** The account, whose values (senders, events, files…) the model learns from its results. */
+  account?: string;
+  /** The discussion, whose last results "read it" and "reply yes" refer to. */
+  discussion?: string;
 }
 
 /**
@@ -157,18 +275,36 @@ export function builtinProviderOptions(facts: BuiltinRunFacts): SharedV3Provider
     [PROVIDER_OPTIONS_KEY]: {
       withheldTools: facts.withheldTools.map((tool) => ({ ...tool })),
       timeZone: facts.timeZone,
+      ...(facts.account ? { account: facts.account } : {}),
+      ...(facts.discussion ? { discussion: facts.discussion } : {}),
     },
   };
 }
 
-function runFacts(options: LanguageModelV3CallOptions): BuiltinRunFacts {
+function runFacts(
+  options: LanguageModelV3CallOptions,
+): BuiltinRunFacts & { account: string; discussion: string } {
   const facts = options.providerOptions?.[PROVIDER_OPTIONS_KEY];
   const withheld = facts?.['withheldTools'];
   const timeZone = facts?.['timeZone'];
+  const account = facts?.['account'];
+  const discussion = facts?.['discussion'];
   return {
     withheldTools: Array.isArray(withheld) ? (withheld as unknown as WithheldTool[]) : [],
-    timeZone: typeof timeZone === 'string' ? timeZone : 'UTC',
+    timeZone: typeof timeZone === 'string' && validZone(timeZone) ? timeZone : 'UTC',
+    // Without an account (a test, another caller), values learnt are shared by those calls only.
+    account: typeof account === 'string' ? account : '',
+    discussion: typeof discussion === 'string' ? discussion : '',
   };
+}
+
+function validZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function safeJson(text: string): unknown {
@@ -204,6 +340,8 @@ export interface BuiltinModelOptions {
   pacingMs?: number;
   /** The tool families whose phrasings it understands (all the server has, whether or not an account uses them). */
   families?: readonly FamilyLanguage[];
+  /** What it learns of accounts and discussions (its own when absent; a test passes one to look into). */
+  vocabularies?: Vocabularies;
 }
 
 /**
@@ -213,6 +351,7 @@ export interface BuiltinModelOptions {
 export function builtinModel(options: BuiltinModelOptions = {}): LanguageModelV3 {
   const pacingMs = options.pacingMs ?? DEFAULT_BUILTIN_PACING_MS;
   const book = new PhraseBook(options.families ?? []);
+  const vocabularies = options.vocabularies ?? new Vocabularies();
   return {
     specificationVersion: 'v3',
     provider: 'assistant',
@@ -220,7 +359,7 @@ export function builtinModel(options: BuiltinModelOptions = {}): LanguageModelV3
     supportedUrls: {},
 
     async doGenerate(call) {
-      const reply = replyTo(book, call);
+      const reply = replyTo(book, vocabularies, call);
       const inputTokens = words(promptText(call));
       if (reply.kind === 'tool') {
         const content: LanguageModelV3Content[] = [
@@ -242,7 +381,7 @@ export function builtinModel(options: BuiltinModelOptions = {}): LanguageModelV3
     },
 
     async doStream(call) {
-      const reply = replyTo(book, call);
+      const reply = replyTo(book, vocabularies, call);
       const inputTokens = words(promptText(call));
       const signal = call.abortSignal;
       const stream = new ReadableStream<LanguageModelV3StreamPart>({

@@ -1,0 +1,230 @@
+import * as chrono from 'chrono-node';
+import type { WhenRange } from '@assistant/tool-kit';
+
+/**
+ * The day, period or moment that words name, in the user's time zone: chrono-node reads dates and times ("3
+ * December 2026", "next Thursday", "in two weeks", "friday at 1pm"); the periods people say of a calendar ("this
+ * week", "next month", "the weekend", "tomorrow evening", "on the 24th") are read here, as chrono gives them a
+ * single moment.
+ */
+
+interface Wall {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(timeZone, format);
+  }
+  return format;
+}
+
+/** The wall-clock time of an instant in a zone. */
+export function wallOf(instant: Date, timeZone: string): Wall & { second: number } {
+  const parts: Record<string, number> = {};
+  for (const part of formatter(timeZone).formatToParts(instant)) {
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  }
+  return {
+    year: parts['year'],
+    month: parts['month'],
+    day: parts['day'],
+    hour: parts['hour'],
+    minute: parts['minute'],
+    second: parts['second'],
+  };
+}
+
+/** Minutes the zone is ahead of UTC at an instant. */
+export function offsetMinutes(instant: Date, timeZone: string): number {
+  const wall = wallOf(instant, timeZone);
+  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
+  return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+}
+
+/** The instant a wall-clock time names in a zone (the later one in a DST gap's repeat, as calendars do). */
+export function instantOf(wall: Wall, timeZone: string): Date {
+  const guess = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
+  const first = guess - offsetMinutes(new Date(guess), timeZone) * 60_000;
+  return new Date(guess - offsetMinutes(new Date(first), timeZone) * 60_000);
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** ISO 8601 with the zone's offset: `2026-12-03T00:00:00+01:00`. */
+export function isoIn(instant: Date, timeZone: string): string {
+  const wall = wallOf(instant, timeZone);
+  const offset = offsetMinutes(instant, timeZone);
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  return (
+    `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}T${pad(wall.hour)}:${pad(wall.minute)}:` +
+    `${pad(wall.second)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+  );
+}
+
+/** Adds days to a wall date (months and years roll over). */
+function addDays(wall: Wall, days: number): Wall {
+  const date = new Date(Date.UTC(wall.year, wall.month - 1, wall.day + days));
+  return { ...wall, year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
+const midnight = (wall: Wall): Wall => ({ ...wall, hour: 0, minute: 0 });
+const weekday = (wall: Wall) => new Date(Date.UTC(wall.year, wall.month - 1, wall.day)).getUTCDay();
+
+function range(start: Wall, end: Wall, timeZone: string, hasTime: boolean): WhenRange {
+  const from = instantOf(start, timeZone);
+  const to = instantOf(end, timeZone);
+  const iso = (w: Wall) => `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}`;
+  // The last day a period covers: the day before an end at midnight.
+  const lastDay = end.hour === 0 && end.minute === 0 ? addDays(end, -1) : end;
+  return {
+    start: isoIn(from, timeZone),
+    end: isoIn(to, timeZone),
+    hasTime,
+    startDay: iso(start),
+    endDay: iso(lastDay),
+  };
+}
+
+/** Parts of a day, as people say them of a calendar. */
+const PARTS: Record<string, [number, number]> = {
+  morning: [6, 12],
+  afternoon: [12, 17],
+  evening: [17, 24],
+  tonight: [17, 24],
+  night: [18, 24],
+  lunchtime: [11, 14],
+};
+
+/** Words around a date that say nothing of it. */
+const FILLER = new Set(['on', 'at', 'for', 'in', 'the', 'of', 'during', 'from', 'by', 'about']);
+
+function onlyFiller(words: string): boolean {
+  return words
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => FILLER.has(word));
+}
+
+const NUMBERS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
+
+/** A period chrono gives a single moment for: weeks, weekends, months, the rest of a week. */
+function period(text: string, today: Wall, timeZone: string): WhenRange | undefined {
+  const day = midnight(today);
+  const mondayOffset = (weekday(day) + 6) % 7;
+  const weekStart = addDays(day, -mondayOffset);
+  let match: RegExpExecArray | null;
+  if ((match = /^(?:(this|next|last|the) )?week(?:end)?s?$/.exec(text))) {
+    const which = match[1] ?? 'this';
+    const shift = which === 'next' ? 7 : which === 'last' ? -7 : 0;
+    if (text.includes('weekend')) {
+      const saturday = addDays(weekStart, 5 + shift);
+      return range(saturday, addDays(saturday, 2), timeZone, false);
+    }
+    const start = shift === 0 ? day : addDays(weekStart, shift);
+    return range(start, addDays(weekStart, 7 + shift), timeZone, false);
+  }
+  if ((match = /^(?:(this|next|last) )?month$/.exec(text))) {
+    const which = match[1] ?? 'this';
+    const shift = which === 'next' ? 1 : which === 'last' ? -1 : 0;
+    const first = new Date(Date.UTC(day.year, day.month - 1 + shift, 1));
+    const start: Wall = {
+      year: first.getUTCFullYear(),
+      month: first.getUTCMonth() + 1,
+      day: 1,
+      hour: 0,
+      minute: 0,
+    };
+    const after = new Date(Date.UTC(start.year, start.month, 1));
+    const end: Wall = { ...start, year: after.getUTCFullYear(), month: after.getUTCMonth() + 1 };
+    return range(shift === 0 ? day : start, end, timeZone, false);
+  }
+  if ((match = /^(?:the )?(?:next|coming) (\w+) (day|week)s$/.exec(text))) {
+    const count = NUMBERS[match[1]] ?? Number(match[1]);
+    if (!Number.isFinite(count) || count <= 0) return undefined;
+    return range(day, addDays(day, count * (match[2] === 'week' ? 7 : 1)), timeZone, false);
+  }
+  if ((match = /^(?:the )?(\d{1,2})(?:st|nd|rd|th)$/.exec(text))) {
+    const date = Number(match[1]);
+    if (date < 1 || date > 31) return undefined;
+    const thisMonth = { ...day, day: date };
+    const start = date >= day.day ? thisMonth : { ...thisMonth, ...nextMonth(day), day: date };
+    return range(start, addDays(start, 1), timeZone, false);
+  }
+  if (/^(?:upcoming|soon|coming up|later|next)$/.test(text)) {
+    return range(day, addDays(day, 30), timeZone, false);
+  }
+  return undefined;
+}
+
+function nextMonth(wall: Wall): { year: number; month: number } {
+  return wall.month === 12 ? { year: wall.year + 1, month: 1 } : { year: wall.year, month: wall.month + 1 };
+}
+
+/**
+ * The range words name, or undefined when they name no day (all their words must be the date's, apart from
+ * "on", "at" and the like: "tomorrow about the fee" is no day).
+ */
+export function whenIn(words: string, now: Date, timeZone: string): WhenRange | undefined {
+  const text = words
+    .toLowerCase()
+    .replace(/^(?:on|for|in|at|during) /, '')
+    .trim();
+  if (!text) return undefined;
+  const today = wallOf(now, timeZone);
+  const asPeriod = period(text, today, timeZone);
+  if (asPeriod) return asPeriod;
+  const [found] = chrono.parse(
+    text,
+    { instant: now, timezone: offsetMinutes(now, timeZone) },
+    { forwardDate: true },
+  );
+  if (!found) return undefined;
+  const rest = text.slice(0, found.index) + ' ' + text.slice(found.index + found.text.length);
+  if (!onlyFiller(rest)) return undefined;
+  const start = wallOf(found.start.date(), timeZone);
+  const day = midnight(start);
+  const part = Object.keys(PARTS).find((name) => found.text.includes(name));
+  if (found.start.isCertain('hour')) {
+    const end = found.end ? wallOf(found.end.date(), timeZone) : addMinutes(start, 60);
+    return range(start, end, timeZone, true);
+  }
+  if (part) {
+    const [from, to] = PARTS[part];
+    const end = to === 24 ? addDays(day, 1) : { ...day, hour: to };
+    return range({ ...day, hour: from }, end, timeZone, false);
+  }
+  const last = found.end ? midnight(wallOf(found.end.date(), timeZone)) : day;
+  return range(day, addDays(last, 1), timeZone, false);
+}
+
+function addMinutes(wall: Wall, minutes: number): Wall {
+  const date = new Date(
+    Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute) + minutes * 60_000,
+  );
+  return {
+    year: date.getUTCFullYear(),
+    month: date.getUTCMonth() + 1,
+    day: date.getUTCDate(),
+    hour: date.getUTCHours(),
+    minute: date.getUTCMinutes(),
+  };
+}
