@@ -20,16 +20,23 @@ export const PAGE_PATHS = {
   app: '/app',
   appPair: '/app/pair',
   appSignOut: '/app/signout',
+  forgotPassword: '/password/forgot',
+  resetPassword: '/password/reset',
+  changePassword: '/profile/password',
+  memberSignInLink: '/profile/sign-in-links',
 } as const;
 
 /**
- * Requests that try a credential (a password, a sign-in link's token): counted per address in the small `auth`
+ * Requests that try a credential (a password, a sign-in or password link's token) or send a mail: counted per address in the small `auth`
  * rate-limit bucket, on top of the per-email lockout.
  */
 export const CREDENTIAL_PAGE_ROUTES = [
   `POST ${PAGE_PATHS.signIn}`,
   `POST ${PAGE_PATHS.signUp}`,
   `GET ${PAGE_PATHS.signInLink}`,
+  `POST ${PAGE_PATHS.forgotPassword}`,
+  `POST ${PAGE_PATHS.resetPassword}`,
+  `POST ${PAGE_PATHS.changePassword}`,
 ] as const;
 
 /** One page route: what a pages class serves. Every POST's CSRF token is checked before `handle` runs. */
