@@ -15,7 +15,8 @@ h1 { font-size: 1.6rem; margin-top: 0; }
 h2 { font-size: 1.25rem; margin-top: 2.5rem; border-bottom: 1px solid var(--line); padding-bottom: 0.25rem; }
 a { color: var(--accent); }
 label { display: block; font-weight: 600; margin-top: 1rem; }
-input[type="email"], input[type="password"], input[type="text"], select {
+input[type="email"], input[type="password"], input[type="text"], input[type="url"], input[type="number"],
+textarea, select {
   display: block; width: 100%; max-width: 24rem; padding: 0.5rem; font: inherit; margin-top: 0.25rem;
 }
 fieldset { border: 1px solid var(--line); margin-top: 1rem; padding: 0.5rem 1rem; }

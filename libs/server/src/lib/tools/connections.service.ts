@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Inject, Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import type { Connection, CreateConnection, FieldError, UpdateConnection } from '@assistant/contracts';
@@ -60,6 +61,13 @@ export class ConnectionsService {
     return presentConnection(await this.find(userId, id));
   }
 
+  /** Every provider a connection can be added with on this server, family by family. */
+  offered(): Array<{ family: string; provider: ProviderDefinition }> {
+    return this.families.flatMap((family) =>
+      this.providers(family.name).map((provider) => ({ family: family.name, provider })),
+    );
+  }
+
   /** The providers of a family this server offers (on its deployment); none for an unknown family. */
   providers(familyName: string): ProviderDefinition[] {
     const family = this.families.find((f) => f.name === familyName);
@@ -80,6 +88,47 @@ export class ConnectionsService {
     const settings = parse(provider.settings, body.settings, 'settings');
     const secrets = parse(provider.secrets, body.secrets, 'secrets');
     await this.tryConnection(userId, provider, settings, secrets);
+  }
+
+  /**
+   * Tries a connection of the account with a change of its settings or secrets, saving nothing (the edit form's
+   * "Test"); a change of where or as whom it logs in needs its secrets, as `update` does. Tried as stored (no
+   * change), the outcome is recorded as its status and last error, and a failing connection's tools leave the
+   * account until it works again.
+   */
+  async testExisting(
+    userId: string,
+    id: string,
+    body: Pick<UpdateConnection, 'settings' | 'secrets'>,
+  ): Promise<void> {
+    this.refuseDefault(userId, id);
+    const stored = await this.find(userId, id);
+    const provider = this.providerOf(stored.family, stored.provider);
+    const settings = parse(provider.settings, body.settings ?? stored.settings, 'settings');
+    const secrets = parse(
+      provider.secrets,
+      body.secrets ?? this.keptSecrets(userId, stored, provider, settings),
+      'secrets',
+    );
+    const asStored =
+      body.secrets === undefined &&
+      isDeepStrictEqual(settings, provider.settings.safeParse(stored.settings).data ?? stored.settings);
+    try {
+      await this.tryConnection(userId, provider, settings, secrets);
+      if (asStored) await this.record(userId, stored, null);
+    } catch (error) {
+      if (asStored && error instanceof ApiError && error.code === 'connection_failed')
+        await this.record(userId, stored, error.detail);
+      throw error;
+    }
+  }
+
+  /** Keeps how the last try of a stored connection went; the catalogue hears of a change of status. */
+  private async record(userId: string, stored: StoredConnection, lastError: string | null): Promise<void> {
+    const status = lastError === null ? ('ok' as const) : ('error' as const);
+    if (stored.status === status && stored.lastError === lastError) return;
+    await this.storage.connections.update(userId, stored.id, { status, lastError });
+    this.catalog.notifyChanged(userId);
   }
 
   async create(userId: string, body: CreateConnection): Promise<Connection> {

@@ -10,6 +10,7 @@ import { STYLESHEET, STYLESHEET_PATH } from '../pages/stylesheet';
 import { WebSessions } from '../sessions/web-sessions';
 import { SignInPages } from './sign-in.pages';
 import { ProfilePages } from './profile/profile.pages';
+import { ConnectionPages } from './profile/connection.pages';
 
 /**
  * Serves the pages as plain Fastify routes, beside Nest's: they are HTML for browsers, not API routes, so they
@@ -24,6 +25,7 @@ export class PageRoutes implements OnModuleInit {
     private readonly sessions: WebSessions,
     private readonly signIn: SignInPages,
     private readonly profile: ProfilePages,
+    private readonly connections: ConnectionPages,
   ) {}
 
   onModuleInit(): void {
@@ -31,7 +33,7 @@ export class PageRoutes implements OnModuleInit {
     fastify.get(STYLESHEET_PATH, async (_request, reply) =>
       reply.header('cache-control', 'public, max-age=3600').type('text/css; charset=utf-8').send(STYLESHEET),
     );
-    for (const route of [...this.signIn.routes(), ...this.profile.routes()]) {
+    for (const route of [...this.signIn.routes(), ...this.profile.routes(), ...this.connections.routes()]) {
       fastify.route({
         method: route.method,
         url: route.path,

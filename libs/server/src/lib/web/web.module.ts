@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { OAuthModule } from '../oauth/oauth.module';
 import { PageRoutes } from './page-routes';
 import { PasswordAccounts } from './password-accounts';
+import { ConnectionPages } from './profile/connection.pages';
 import { IntegrationsSection } from './profile/integrations-section';
 import { ProfilePages } from './profile/profile.pages';
 import { SignInPages } from './sign-in.pages';
@@ -14,7 +15,15 @@ import { WebSessions } from '../sessions/web-sessions';
 @Global()
 @Module({
   imports: [OAuthModule],
-  providers: [WebSessions, PasswordAccounts, SignInPages, ProfilePages, IntegrationsSection, PageRoutes],
+  providers: [
+    WebSessions,
+    PasswordAccounts,
+    SignInPages,
+    ProfilePages,
+    IntegrationsSection,
+    ConnectionPages,
+    PageRoutes,
+  ],
   exports: [WebSessions],
 })
 export class WebModule {}

@@ -1,4 +1,4 @@
-import { SCOPE_DESCRIPTIONS, ALL_SCOPES, type Connection, type Deployment } from '@assistant/contracts';
+import { SCOPE_DESCRIPTIONS, ALL_SCOPES, type Deployment } from '@assistant/contracts';
 import type { TokenEntity, UserEntity } from '@assistant/storage';
 import { html, type Html } from '../../pages/page';
 import { buttonForm, csrfField, itemTable, timeOf } from '../../pages/page-parts';
@@ -137,44 +137,6 @@ export function devicesSection(devices: readonly TokenEntity[], csrf: string): H
           </tr>`,
       ),
       html`No phone is paired. Pair one with <code>assistant pair</code>.`,
-    )}
-  </section>`;
-}
-
-export function connectionsSection(connections: readonly Connection[], csrf: string): Html {
-  return html`<section aria-labelledby="connections">
-    <h2 id="connections">Connections</h2>
-    <p>
-      The accounts behind the assistant’s tools, each of one tool family. Add them through the API (<code
-        >POST /api/v1/connections</code
-      >).
-    </p>
-    ${itemTable(
-      ['Name', 'Family', 'Provider', 'Status'],
-      connections.map(
-        (c) =>
-          html`<tr>
-            <td>${c.name}</td>
-            <td>${c.family}</td>
-            <td>${c.provider}</td>
-            <td>
-              ${c.status === 'ok' ? 'Working' : html`<span class="error">Failing</span>${c.last_error && html`: ${c.last_error}`}`}
-            </td>
-            <td>
-              ${
-                c.default
-                  ? html`<span class="muted">Built in</span>`
-                  : buttonForm(
-                      pathWithId(PAGE_PATHS.removeConnection, c.id),
-                      csrf,
-                      'Remove',
-                      `Remove ${c.name}`,
-                    )
-              }
-            </td>
-          </tr>`,
-      ),
-      'You have no connections.',
     )}
   </section>`;
 }

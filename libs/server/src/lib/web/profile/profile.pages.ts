@@ -11,13 +11,8 @@ import { notFoundPage } from '../../pages/page-parts';
 import { PAGE_PATHS, paramOf, type PageRoute } from '../../pages/page-route';
 import { WebSessions } from '../../sessions/web-sessions';
 import { IntegrationsSection } from './integrations-section';
-import {
-  accountSection,
-  connectionsSection,
-  createdTokenBody,
-  devicesSection,
-  tokensSection,
-} from './profile-sections';
+import { connectionsSection } from './connections-section';
+import { accountSection, createdTokenBody, devicesSection, tokensSection } from './profile-sections';
 import { readTokenForm, type TokenFormInput } from './token-form';
 
 /** Lists on the page show this many of the newest items. */
@@ -120,8 +115,15 @@ export class ProfilePages {
       body: html`<h1>Your profile</h1>
         ${accountSection(user, this.config.deployment, csrf)}
         ${tokensSection(personal.items, csrf, tokenForm)} ${integrations}
-        ${devicesSection(devices.items, csrf)} ${connectionsSection(connections.data, csrf)}`,
+        ${devicesSection(devices.items, csrf)} ${connectionsSection(connections.data, this.offered(), csrf)}`,
     });
+  }
+
+  /** The providers a connection can be added with here, for the connections section's links. */
+  private offered() {
+    return this.connections
+      .offered()
+      .map(({ family, provider }) => ({ family, name: provider.name, description: provider.description }));
   }
 
   private async createToken(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<unknown> {

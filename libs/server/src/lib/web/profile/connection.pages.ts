@@ -1,0 +1,278 @@
+import { isDeepStrictEqual } from 'node:util';
+import { Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ProblemError, type Connection } from '@assistant/contracts';
+import { connectionFields, readConnectionForm, type ProviderDefinition } from '@assistant/tool-kit';
+import { ConnectionsService } from '../../tools/connections.service';
+import { formText } from '../../pages/forms';
+import { html, renderPage } from '../../pages/page';
+import { notFoundPage } from '../../pages/page-parts';
+import { PAGE_PATHS, paramOf, type PageRoute } from '../../pages/page-route';
+import { WebSessions } from '../../sessions/web-sessions';
+import { connectionForm, fieldInputName, type FormOutcome } from './connection-form';
+import { newConnectionPath } from './connections-section';
+import { pathWithId } from './profile-sections';
+
+/** What a posted connection form says, in the shapes the API takes. */
+interface PostedConnection {
+  name: string | undefined;
+  settings: Record<string, unknown>;
+  /** Undefined when every secret field was left empty (an edit keeps the stored ones). */
+  secrets: Record<string, unknown> | undefined;
+  intent: 'test' | 'save';
+}
+
+/**
+ * The connection forms of /profile: add one of any provider this server offers, edit one (its secrets are needed
+ * again when where or as whom it logs in changes, as on the API), Test before saving (the remote server's reason
+ * shown in the form), make one its family's default. Everything goes through the ConnectionsService, so the
+ * form is checked by the same provider schemas, refused for the same private addresses on the hosted service and
+ * scoped to the signed-in account as the API is: another account's connection is a not-found page.
+ */
+@Injectable()
+export class ConnectionPages {
+  constructor(
+    private readonly sessions: WebSessions,
+    private readonly connections: ConnectionsService,
+  ) {}
+
+  routes(): PageRoute[] {
+    return [
+      {
+        method: 'GET',
+        path: PAGE_PATHS.newConnection,
+        handle: (q, r) => this.signedIn(q, r, (u) => this.showNew(q, r, u)),
+      },
+      {
+        method: 'POST',
+        path: PAGE_PATHS.createConnection,
+        handle: (q, r) => this.signedIn(q, r, (u) => this.create(q, r, u)),
+      },
+      {
+        method: 'GET',
+        path: PAGE_PATHS.editConnection,
+        handle: (q, r) => this.signedIn(q, r, (u) => this.showEdit(q, r, u)),
+      },
+      {
+        method: 'POST',
+        path: PAGE_PATHS.editConnection,
+        handle: (q, r) => this.signedIn(q, r, (u) => this.update(q, r, u)),
+      },
+      {
+        method: 'POST',
+        path: PAGE_PATHS.defaultConnection,
+        handle: (q, r) =>
+          this.signedIn(q, r, async (u) => {
+            await this.connections.update(u, paramOf(q, 'id'), { default: true });
+            return r.redirect(`${PAGE_PATHS.profile}#connections`, 303);
+          }),
+      },
+    ];
+  }
+
+  /** A signed-out browser is sent to sign in, and back to the form it asked for (or to /profile after a POST). */
+  private async signedIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    then: (userId: string) => Promise<unknown>,
+  ): Promise<unknown> {
+    const userId = await this.sessions.userIdFor(request);
+    if (userId) return then(userId);
+    const back = request.method === 'GET' ? request.url : PAGE_PATHS.profile;
+    return reply.redirect(`${PAGE_PATHS.signIn}?return_to=${encodeURIComponent(back)}`, 303);
+  }
+
+  private providerFromQuery(
+    request: FastifyRequest,
+  ): { family: string; provider: ProviderDefinition } | null {
+    const query = request.query as Record<string, unknown>;
+    const family = typeof query.family === 'string' ? query.family : '';
+    const name = typeof query.provider === 'string' ? query.provider : '';
+    const provider = this.connections.providers(family).find((p) => p.name === name);
+    return provider ? { family, provider } : null;
+  }
+
+  private async showNew(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<unknown> {
+    const chosen = this.providerFromQuery(request);
+    if (!chosen) return notFoundPage(reply, 'kind of connection');
+    return this.renderForm(request, reply, {
+      userId,
+      ...chosen,
+      action: newConnectionPath(chosen.family, chosen.provider.name).replace(
+        PAGE_PATHS.newConnection,
+        PAGE_PATHS.createConnection,
+      ),
+      values: {},
+      name: '',
+      editing: null,
+      outcome: { kind: 'none' },
+    });
+  }
+
+  private async create(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<unknown> {
+    const chosen = this.providerFromQuery(request);
+    if (!chosen) return notFoundPage(reply, 'kind of connection');
+    const posted = readPosted(request, chosen.provider);
+    const body = {
+      family: chosen.family as Connection['family'],
+      provider: chosen.provider.name,
+      settings: posted.settings,
+      secrets: posted.secrets ?? {},
+    };
+    const outcome = await outcomeOf(posted.intent, async () => {
+      if (posted.intent === 'test') await this.connections.test(userId, body);
+      else await this.connections.create(userId, { ...body, ...(posted.name ? { name: posted.name } : {}) });
+    });
+    if (outcome.kind === 'none') return reply.redirect(`${PAGE_PATHS.profile}#connections`, 303);
+    return this.renderForm(request, reply, {
+      userId,
+      ...chosen,
+      action: request.url,
+      values: posted.settings,
+      name: posted.name ?? '',
+      editing: null,
+      outcome,
+    });
+  }
+
+  private async showEdit(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<unknown> {
+    const connection = await this.connections.get(userId, paramOf(request, 'id'));
+    const provider = this.providerOf(connection);
+    if (!provider) return notFoundPage(reply, 'kind of connection');
+    return this.renderForm(request, reply, {
+      userId,
+      family: connection.family,
+      provider,
+      action: pathWithId(PAGE_PATHS.editConnection, connection.id),
+      values: connection.settings,
+      name: connection.name,
+      editing: connection,
+      outcome: { kind: 'none' },
+    });
+  }
+
+  private async update(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<unknown> {
+    const connection = await this.connections.get(userId, paramOf(request, 'id'));
+    const provider = this.providerOf(connection);
+    if (!provider) return notFoundPage(reply, 'kind of connection');
+    const posted = readPosted(request, provider);
+    // Settings as stored are no change: a rename alone is not tried again, nor a Test of the connection as it is.
+    const stored = provider.settings.safeParse(connection.settings).data ?? connection.settings;
+    const parsed = provider.settings.safeParse(posted.settings);
+    const changed = !(parsed.success && isDeepStrictEqual(parsed.data, stored));
+    const change = {
+      ...(changed ? { settings: posted.settings } : {}),
+      ...(posted.secrets ? { secrets: posted.secrets } : {}),
+    };
+    const outcome = await outcomeOf(posted.intent, async () => {
+      if (posted.intent === 'test') await this.connections.testExisting(userId, connection.id, change);
+      else
+        await this.connections.update(userId, connection.id, {
+          ...change,
+          name: posted.name ?? connection.name,
+        });
+    });
+    if (outcome.kind === 'none') return reply.redirect(`${PAGE_PATHS.profile}#connections`, 303);
+    return this.renderForm(request, reply, {
+      userId,
+      family: connection.family,
+      provider,
+      action: pathWithId(PAGE_PATHS.editConnection, connection.id),
+      values: posted.settings,
+      name: posted.name ?? '',
+      editing: connection,
+      outcome,
+    });
+  }
+
+  private providerOf(connection: Connection): ProviderDefinition | undefined {
+    return this.connections.providers(connection.family).find((p) => p.name === connection.provider);
+  }
+
+  private async renderForm(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    view: {
+      userId: string;
+      family: string;
+      provider: ProviderDefinition;
+      action: string;
+      values: Record<string, unknown>;
+      name: string;
+      editing: Connection | null;
+      outcome: FormOutcome;
+    },
+  ): Promise<unknown> {
+    const csrf = await this.sessions.csrfFor(request);
+    const title = view.editing ? `Edit ${view.editing.name}` : `Add: ${view.provider.description}`;
+    const status = view.editing
+      ? html`<p>
+          Status:
+          ${
+            view.editing.status === 'ok'
+              ? 'working'
+              : html`<span class="error">failing</span
+                  >${view.editing.last_error && html`: ${view.editing.last_error}`}`
+          }${view.editing.default && html`. The default ${view.family} connection`}.
+        </p>`
+      : null;
+    return renderPage(reply, {
+      status: STATUS_OF[view.outcome.kind],
+      title,
+      body: html`<h1>${title}</h1>
+        ${status}
+        ${connectionForm({
+          action: view.action,
+          csrf,
+          family: view.family,
+          provider: view.provider,
+          fields: connectionFields(view.provider),
+          values: view.values,
+          name: view.name,
+          editing: view.editing !== null,
+          outcome: view.outcome,
+        })}
+        <p><a href="${PAGE_PATHS.profile}#connections">Back to your profile</a></p>`,
+    });
+  }
+}
+
+const STATUS_OF: Record<FormOutcome['kind'], number> = { none: 200, tested: 200, refused: 422, invalid: 422 };
+
+/** The form's fields in the provider's shapes; secrets only when one was typed. */
+function readPosted(request: FastifyRequest, provider: ProviderDefinition): PostedConnection {
+  const fields = connectionFields(provider);
+  const values = Object.fromEntries(fields.map((f) => [f.name, formText(request, fieldInputName(f))]));
+  const { settings, secrets } = readConnectionForm(fields, values);
+  const typed = fields.some((f) => f.secret && values[f.name] !== '');
+  const name = formText(request, 'name').trim();
+  return {
+    name: name === '' ? undefined : name,
+    settings,
+    secrets: typed ? secrets : undefined,
+    intent: formText(request, 'intent') === 'test' ? 'test' : 'save',
+  };
+}
+
+/**
+ * How a press of Test or Save went: `none` when the action was done (a Save is then followed by a redirect),
+ * `tested` for a Test that worked, else what the service refused. Anything else is a bug, for the error page.
+ */
+async function outcomeOf(
+  intent: PostedConnection['intent'],
+  action: () => Promise<void>,
+): Promise<FormOutcome> {
+  try {
+    await action();
+    return { kind: intent === 'test' ? 'tested' : 'none' };
+  } catch (error) {
+    if (!(error instanceof ProblemError)) throw error;
+    if (error.code === 'connection_failed') {
+      return { kind: 'refused', reason: error.detail.replace(/^the connection was tried and refused: /, '') };
+    }
+    if (error.code === 'validation_failed' || error.code === 'conflict') {
+      return { kind: 'invalid', errors: error.fieldErrors ?? [], detail: error.detail };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,84 @@
+import type { Connection } from '@assistant/contracts';
+import { html, type Html } from '../../pages/page';
+import { buttonForm, csrfField, itemTable } from '../../pages/page-parts';
+import { PAGE_PATHS } from '../../pages/page-route';
+import { pathWithId } from './profile-sections';
+
+/** A provider a connection can be added with, for the section's "Add" links. */
+export interface OfferedProvider {
+  family: string;
+  name: string;
+  description: string;
+}
+
+/** The link to the form of a new connection of one provider. */
+export function newConnectionPath(family: string, provider: string): string {
+  return `${PAGE_PATHS.newConnection}?${new URLSearchParams({ family, provider }).toString()}`;
+}
+
+function statusCell(c: Connection): Html {
+  if (c.status === 'ok') return html`Working`;
+  return html`<span class="error">Failing</span>${c.last_error && html`: ${c.last_error}`}`;
+}
+
+/** A family's default is marked; another of the account's own gets a button that makes it the default. */
+function defaultCell(c: Connection, csrf: string): Html {
+  if (c.default) return html`Default`;
+  if (c.built_in) return html`<span class="muted">—</span>`;
+  return html`<form method="post" action="${pathWithId(PAGE_PATHS.defaultConnection, c.id)}" class="inline">
+    ${csrfField(csrf)}<button type="submit" aria-label="Make ${c.name} the default ${c.family} connection">
+      Make default
+    </button>
+  </form>`;
+}
+
+function actionsCell(c: Connection, csrf: string): Html {
+  if (c.built_in) return html`<span class="muted">Built in</span>`;
+  return html`<a href="${pathWithId(PAGE_PATHS.editConnection, c.id)}" aria-label="Edit ${c.name}">Edit</a>
+    ${buttonForm(pathWithId(PAGE_PATHS.removeConnection, c.id), csrf, 'Remove', `Remove ${c.name}`)}`;
+}
+
+/**
+ * The connections section of /profile: each connection with its family, provider, status and last error, which
+ * one is its family's default; edit, make default, remove; and a link to the form of each provider this server
+ * offers.
+ */
+export function connectionsSection(
+  connections: readonly Connection[],
+  offered: readonly OfferedProvider[],
+  csrf: string,
+): Html {
+  return html`<section aria-labelledby="connections">
+    <h2 id="connections">Connections</h2>
+    <p>
+      The accounts behind the assistant’s tools: your mailboxes, calendars, folders and smart home. A family
+      can have several (work and personal mail); a request uses the family’s default unless it names another
+      (“check my work mail”).
+    </p>
+    ${itemTable(
+      ['Name', 'Family', 'Provider', 'Status', 'Default'],
+      connections.map(
+        (c) =>
+          html`<tr>
+            <td>${c.name}</td>
+            <td>${c.family}</td>
+            <td>${c.provider}</td>
+            <td>${statusCell(c)}</td>
+            <td>${defaultCell(c, csrf)}</td>
+            <td>${actionsCell(c, csrf)}</td>
+          </tr>`,
+      ),
+      'You have no connections.',
+    )}
+    <h3 id="new-connection">Add a connection</h3>
+    <ul aria-labelledby="new-connection">
+      ${offered.map(
+        (p) =>
+          html`<li>
+            <a href="${newConnectionPath(p.family, p.name)}">${p.description}</a>
+            <span class="muted">(${p.family}, <code>${p.name}</code>)</span>
+          </li>`,
+      )}
+    </ul>
+  </section>`;
+}
