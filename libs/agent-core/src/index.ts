@@ -14,5 +14,7 @@ export {
 } from './lib/models/model-catalog';
 export { DEFAULT_CONTEXT_TOKENS } from './lib/run/history-budget';
 export { DEFAULT_BUILTIN_PACING_MS } from './lib/models/builtin/builtin-model';
+export { PhraseBook } from './lib/models/builtin/phrase-book';
+export { Vocabularies } from './lib/models/builtin/vocabulary';
 export { ModelUnavailableError } from './lib/errors';
 export type { RunAround, ModelCallSummary } from './lib/run/run-around';

@@ -79,7 +79,7 @@ export const calendarIntents: FamilyIntents = {
     {
       intent: 'calendar.when',
       templates: [
-        '(when|what time|what day|which day) (is|are|was|s) <my> [next] {event}',
+        '(when|what time|what day|which day) (is|are|was|s) [<my>] [next] {event}',
         "(when's|whens) [my|the] [next] {event}",
         '(when|what time) do (i|we) have [my|the|a] [next] {event}',
         '(when|what time) (am i|are we) (seeing|meeting|visiting|at) {event}',

@@ -173,15 +173,16 @@ const TRAILING = ['for me', 'thanks', 'thank you', 'now', 'asap', 'real quick', 
 /** A word that is a URL, an address or a file name keeps its dots and slashes. */
 const KEEPS_PUNCTUATION = /:\/\/|@|\w\.\w/;
 
-function stripWord(word: string): string {
-  const stripped = KEEPS_PUNCTUATION.test(word)
-    ? word.replace(/^["'“‘(]+|["'”’),;:!?]+$|\.$/g, '')
-    : word.replace(/^["'“‘(]+|["'”’),;:.!?]+$/g, '');
+function stripWord(word: string, last: boolean): string {
+  // Commas and colons stay, for the words a slot passes on verbatim ("says passport, charger"); the templates
+  // read them as spaces. Quotes and question and exclamation marks go, and a final stop.
+  let stripped = word.replace(/^["'“‘(]+/, '').replace(/["'”’)!?]+$/, '');
+  if (last || !KEEPS_PUNCTUATION.test(stripped)) stripped = stripped.replace(/["'”’)!?]*\.+$/, '');
   return stripped.replace(/[’‘]/g, "'");
 }
 
 function startsWith(words: readonly string[], phrase: readonly string[], at: number): boolean {
-  return phrase.every((word, i) => words[at + i]?.toLowerCase() === word);
+  return phrase.every((word, i) => words[at + i]?.toLowerCase().replace(/[,;:]+$/, '') === word);
 }
 
 /** Single-deletion variants of a word, for one-typo look-ups (SymSpell's idea, with distance 1). */
@@ -190,6 +191,18 @@ function deletions(word: string): string[] {
   for (let i = 0; i < word.length; i++) variants.push(word.slice(0, i) + word.slice(i + 1));
   return variants;
 }
+
+/** The words worth correcting: those a request's meaning turns on. */
+const CORRECTABLE = new Set(
+  (
+    'calendar agenda schedule email emails inbox mailbox message messages tomorrow today tonight yesterday ' +
+    'appointment appointments meeting meetings remember search files folder document documents devices ' +
+    'thermostat temperature weekend monday tuesday wednesday thursday friday saturday sunday january february ' +
+    'march april june july august september october november december anything unread reply delete overwrite ' +
+    'replace memories google internet online summarize summarise website lights switch upcoming latest newest ' +
+    'planned scheduled happening events event forget'
+  ).split(' '),
+);
 
 /**
  * Corrects words one typo away from a word of the templates ("calender", "emial", "tomorow"), without touching
@@ -202,7 +215,8 @@ export class Speller {
   constructor(words: Iterable<string>) {
     for (const word of words) this.known.add(word);
     for (const word of this.known) {
-      if (word.length < 5 || !/^[a-z]+$/.test(word)) continue;
+      // Only the words a request turns on, never one that may be a slot's ("locker" is no typo of "locked").
+      if (word.length < 5 || !/^[a-z]+$/.test(word) || !CORRECTABLE.has(word)) continue;
       if (!this.byVariant.has(word)) this.byVariant.set(word, word);
       for (const variant of deletions(word))
         if (!this.byVariant.has(variant)) this.byVariant.set(variant, word);
@@ -229,16 +243,18 @@ export class Speller {
  */
 export function readRequest(text: string, speller?: Speller): string {
   const words: string[] = [];
-  for (const raw of text.trim().split(/\s+/)) {
-    const word = stripWord(raw);
-    if (!word) continue;
-    const lower = word.toLowerCase();
+  const raws = text.trim().split(/\s+/);
+  for (const [i, raw] of raws.entries()) {
+    const word = stripWord(raw, i === raws.length - 1);
+    if (!word || /^[,;:]+$/.test(word)) continue;
+    const lower = word.toLowerCase().replace(/[,;:]+$/, '');
     const slang = SLANG[lower];
     if (slang !== undefined) {
       if (slang) words.push(slang);
       continue;
     }
-    words.push(speller ? speller.correct(word) : word);
+    const trail = word.slice(lower.length);
+    words.push(speller ? speller.correct(word.slice(0, lower.length)) + trail : word);
   }
   let start = 0;
   let end = words.length;
@@ -278,6 +294,9 @@ interface CompiledTemplate {
   required: string[];
   order: number;
 }
+
+/** Between two parts of a template: spaces, and the commas and colons people put between words. */
+const SEPARATOR = '[\\s,;:]*';
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 
@@ -338,7 +357,7 @@ class TemplateParser {
         if (!SLOT_KINDS.has(kind)) this.fail(`unknown slot kind "${kind}"`);
         const group = `s${this.groups++}`;
         this.slots.set(group, { kind, name });
-        atoms.push(`(?<${group}>${SLOT_PATTERNS[kind] ?? '\\S.*?'})`);
+        atoms.push(`(?<!\\w)(?<${group}>${SLOT_PATTERNS[kind] ?? '\\S.*?'})(?!\\w)`);
         this.at = end + 1;
       } else if (c === '<') {
         const end = this.source.indexOf('>', this.at);
@@ -372,7 +391,7 @@ class TemplateParser {
         this.at += match[0].length;
       }
     }
-    return atoms.join('\\s*');
+    return atoms.join(SEPARATOR);
   }
 }
 
@@ -437,7 +456,7 @@ export class IntentMatcher {
   ): IntentMatch | undefined {
     const request = readRequest(text, this.speller);
     if (!request) return undefined;
-    const present = new Set(request.toLowerCase().split(' '));
+    const present = new Set(request.toLowerCase().split(/[\s,;:]+/));
     const candidates: Array<{ compiled: CompiledTemplate; groups: Record<string, string>; score: number }> =
       [];
     for (const compiled of this.compiled) {
