@@ -95,6 +95,15 @@ export class WebSessions implements OnModuleInit {
     await this.start(request, userId);
   }
 
+  /**
+   * Ends every session of `userId` except this browser's (after a password change or reset: whoever else held one
+   * is signed out at their next request).
+   */
+  async signOutElsewhere(request: FastifyRequest, userId: string): Promise<void> {
+    const session = await this.sessionFor(request);
+    await this.storage.webSessions.deleteAllOf(userId, session?.userId === userId ? session.digest : null);
+  }
+
   /** Ends this browser's session, in the database and in the browser. */
   async signOut(request: FastifyRequest): Promise<void> {
     const session = await this.sessionFor(request);
