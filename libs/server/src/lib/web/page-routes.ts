@@ -10,6 +10,7 @@ import { STYLESHEET, STYLESHEET_PATH } from '../pages/stylesheet';
 import { WebSessions } from '../sessions/web-sessions';
 import { SignInPages } from './sign-in.pages';
 import { ProfilePages } from './profile/profile.pages';
+import { PasswordPages } from './password.pages';
 import { ConnectionPages } from './profile/connection.pages';
 
 /**
@@ -26,6 +27,7 @@ export class PageRoutes implements OnModuleInit {
     private readonly signIn: SignInPages,
     private readonly profile: ProfilePages,
     private readonly connections: ConnectionPages,
+    private readonly passwords: PasswordPages,
   ) {}
 
   onModuleInit(): void {
@@ -33,7 +35,12 @@ export class PageRoutes implements OnModuleInit {
     fastify.get(STYLESHEET_PATH, async (_request, reply) =>
       reply.header('cache-control', 'public, max-age=3600').type('text/css; charset=utf-8').send(STYLESHEET),
     );
-    for (const route of [...this.signIn.routes(), ...this.profile.routes(), ...this.connections.routes()]) {
+    for (const route of [
+      ...this.signIn.routes(),
+      ...this.profile.routes(),
+      ...this.connections.routes(),
+      ...this.passwords.routes(),
+    ]) {
       fastify.route({
         method: route.method,
         url: route.path,

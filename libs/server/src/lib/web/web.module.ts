@@ -2,6 +2,8 @@ import { Global, Module } from '@nestjs/common';
 import { OAuthModule } from '../oauth/oauth.module';
 import { PageRoutes } from './page-routes';
 import { PasswordAccounts } from './password-accounts';
+import { PasswordMail } from './password-mail';
+import { PasswordPages } from './password.pages';
 import { ConnectionPages } from './profile/connection.pages';
 import { IntegrationsSection } from './profile/integrations-section';
 import { ProfilePages } from './profile/profile.pages';
@@ -18,6 +20,8 @@ import { WebSessions } from '../sessions/web-sessions';
   providers: [
     WebSessions,
     PasswordAccounts,
+    PasswordMail,
+    PasswordPages,
     SignInPages,
     ProfilePages,
     IntegrationsSection,
