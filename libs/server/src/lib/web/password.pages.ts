@@ -91,30 +91,6 @@ export class PasswordPages {
     ];
   }
 
-  /** The part of /profile this class owns: a password (hosted) or the household's sign-in links (the owner). */
-  async profileSection(userId: string, csrf: string): Promise<Html | null> {
-    if (this.hosted) {
-      return html`<section aria-labelledby="password">
-        <h2 id="password">Password</h2>
-        <p><a href="${PAGE_PATHS.changePassword}">Change your password</a></p>
-      </section>`;
-    }
-    if (!(await this.isOwner(userId))) return null;
-    return html`<section aria-labelledby="household">
-      <h2 id="household">Household</h2>
-      <p>
-        Someone you added with <code>assistant accounts add</code> signs in with a one-time link. Make one for
-        them here and hand it to them: whoever opens it is signed in as that account.
-      </p>
-      <form method="post" action="${PAGE_PATHS.memberSignInLink}" aria-labelledby="member-link">
-        ${csrfField(csrf)}
-        <label for="member-email" id="member-link">Their email</label>
-        <input id="member-email" name="email" type="email" required />
-        <button type="submit">Make a sign-in link</button>
-      </form>
-    </section>`;
-  }
-
   private get hosted(): boolean {
     return this.config.deployment === 'hosted';
   }

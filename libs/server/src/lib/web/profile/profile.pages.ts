@@ -11,6 +11,7 @@ import { notFoundPage } from '../../pages/page-parts';
 import { PAGE_PATHS, paramOf, type PageRoute } from '../../pages/page-route';
 import { WebSessions } from '../../sessions/web-sessions';
 import { IntegrationsSection } from './integrations-section';
+import { signingInSection } from './signing-in-section';
 import { connectionsSection } from './connections-section';
 import { accountSection, createdTokenBody, devicesSection, tokensSection } from './profile-sections';
 import { readTokenForm, type TokenFormInput } from './token-form';
@@ -103,17 +104,19 @@ export class ProfilePages {
     }
     const csrf = await this.sessions.csrfFor(request);
     const page = { limit: LIST_LIMIT };
-    const [personal, devices, connections, integrations] = await Promise.all([
+    const [personal, devices, connections, integrations, owner] = await Promise.all([
       this.tokens.list(userId, 'personal', page),
       this.tokens.list(userId, 'device', page),
       this.connections.list(userId),
       this.integrations.render({ userId, csrf }),
+      this.storage.users.findFirst(),
     ]);
     return renderPage(reply, {
       status,
       title: 'Your profile',
       body: html`<h1>Your profile</h1>
         ${accountSection(user, this.config.deployment, csrf)}
+        ${signingInSection(this.config.deployment, owner?.id === userId, csrf)}
         ${tokensSection(personal.items, csrf, tokenForm)} ${integrations}
         ${devicesSection(devices.items, csrf)} ${connectionsSection(connections.data, this.offered(), csrf)}`,
     });
