@@ -5,15 +5,15 @@ import { ImapSmtpMailbox } from './imap-smtp.driver';
 
 const port = z.number().int().min(1).max(65_535);
 const settings = z.object({
-  imap_host: z.string().min(1),
-  imap_port: port.default(993),
-  imap_tls: z.boolean().default(true),
-  smtp_host: z.string().min(1),
-  smtp_port: port.default(587),
-  smtp_tls: z.boolean().default(true),
-  username: z.string().min(1),
+  imap_host: z.string().min(1).describe('the server mail is read from, e.g. imap.fastmail.com'),
+  imap_port: port.default(993).describe('993 with TLS; 143 without'),
+  imap_tls: z.boolean().default(true).describe('TLS from the first byte (turn off only on your own network)'),
+  smtp_host: z.string().min(1).describe('the server mail is sent through, e.g. smtp.fastmail.com'),
+  smtp_port: port.default(587).describe('587 (STARTTLS) or 465 (TLS)'),
+  smtp_tls: z.boolean().default(true).describe('TLS or STARTTLS (turn off only on your own network)'),
+  username: z.string().min(1).describe('the login, often the email address'),
   // What the mail it sends says it is from: not where or as whom it logs in.
-  from_address: loginNeutral(z.email()),
+  from_address: loginNeutral(z.email().describe('the address mail you send comes from')),
 });
 const secrets = z.object({ password: z.string().min(1).describe('the password, or an app password') });
 
