@@ -5,7 +5,7 @@ import { CalDavCalendar } from './caldav.driver';
 
 const settings = z.object({
   url: z.url({ protocol: /^https?$/ }).describe('the CalDAV server, or one calendar collection on it'),
-  username: z.string().min(1),
+  username: z.string().min(1).describe('the user name on the CalDAV server'),
 });
 const secrets = z.object({ password: z.string().min(1).describe('the password, or an app password') });
 

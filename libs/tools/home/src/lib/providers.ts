@@ -31,15 +31,22 @@ export const homeAssistantProvider: ProviderDefinition<HomeDriver, typeof haSett
 };
 
 const mqttSettings = z.object({
-  url: z.string().regex(/^mqtts?:\/\/[^/\s]+$/, 'an mqtt:// or mqtts:// URL such as mqtt://broker.lan:1883'),
-  username: z.string().optional(),
+  url: z
+    .string()
+    .regex(/^mqtts?:\/\/[^/\s]+$/, 'an mqtt:// or mqtts:// URL such as mqtt://broker.lan:1883')
+    .describe('the broker, e.g. mqtt://broker.lan:1883 (mqtts:// for TLS)'),
+  username: z.string().optional().describe('the user name on the broker, if it asks for one'),
   // Topics read on the broker once logged in: not where or as whom the connection logs in.
-  discovery_prefix: loginNeutral(z.string().min(1).default('homeassistant')),
+  discovery_prefix: loginNeutral(
+    z.string().min(1).default('homeassistant').describe("Home Assistant's MQTT discovery prefix"),
+  ),
   zigbee2mqtt_topic: loginNeutral(
     z.string().min(1).default('zigbee2mqtt').describe("Zigbee2MQTT's base topic"),
   ),
 });
-const mqttSecrets = z.object({ password: z.string().optional() });
+const mqttSecrets = z.object({
+  password: z.string().optional().describe('the password on the broker, if it asks for one'),
+});
 
 export const mqttProvider: ProviderDefinition<HomeDriver, typeof mqttSettings, typeof mqttSecrets> = {
   name: 'mqtt',
