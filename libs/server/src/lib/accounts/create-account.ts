@@ -1,6 +1,7 @@
 import { ALL_SCOPES, isScope, OperatorError, type Scope } from '@assistant/contracts';
 import { TokenService } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
+import { issuePasswordLink, PASSWORD_LINK_LIFETIMES_MS } from '../web/password-links';
 
 export interface CreatedAccount {
   user_id: string;
@@ -9,6 +10,11 @@ export interface CreatedAccount {
   /** A personal token for the new account. Shown once. */
   token: string;
   scopes: Scope[];
+  /**
+   * On the hosted service: a link for the new account's person to choose a password with (it has none), once,
+   * within a week. Shown once.
+   */
+  set_password_url?: string;
 }
 
 /** Reads `a,b,c` into scopes; every scope when empty. */
@@ -27,7 +33,13 @@ export function parseScopeList(raw: string | undefined): Scope[] {
 /** Creates an account with a first personal token: the operator's way in until sign-up pages exist. */
 export async function createAccount(
   storage: Storage,
-  input: { email: string | undefined; displayName?: string; scopes: Scope[] },
+  input: {
+    email: string | undefined;
+    displayName?: string;
+    scopes: Scope[];
+    /** The hosted service's public address: the account gets a link to choose its first password. */
+    passwordLinkBaseUrl?: string;
+  },
 ): Promise<CreatedAccount> {
   const email = input.email?.trim();
   if (!email || !/^[^\s@]+@[^\s@]+$/.test(email))
@@ -50,5 +62,13 @@ export async function createAccount(
     display_name: user.displayName,
     token: issued.secret,
     scopes: input.scopes,
+    ...(input.passwordLinkBaseUrl && {
+      set_password_url: await issuePasswordLink(
+        storage,
+        user.id,
+        input.passwordLinkBaseUrl,
+        PASSWORD_LINK_LIFETIMES_MS.firstPassword,
+      ),
+    }),
   };
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SERVER_CONFIG } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
+import { PASSWORD_LINK_LIFETIMES_MS } from './password-links';
 
 /**
  * The service's own mail: a password link to one person, through the operator's mail server
@@ -19,13 +20,13 @@ export class PasswordMail {
   }
 
   /**
-   * Sends `link` to `to`. Never throws: the caller has answered already (the answer must not depend on the
+   * Sends `link` (a mailed one: PASSWORD_LINK_LIFETIMES_MS.reset) to `to`. Never throws: the caller has answered already (the answer must not depend on the
    * account), and a failure is logged without the link, which is a credential.
    */
   async sendLink(to: string, link: string, firstPassword: boolean): Promise<void> {
     const mail = this.config.mail;
     if (!mail) return;
-    const minutes = firstPassword ? null : 30;
+    const minutes = PASSWORD_LINK_LIFETIMES_MS.reset / 60_000;
     try {
       const transport = await this.transportFor(mail.smtpUrl);
       await transport.sendMail({
@@ -37,7 +38,7 @@ export class PasswordMail {
             ? 'Someone asked for a password for the Assistant account of this address.'
             : 'Someone asked to reset the password of the Assistant account of this address.',
           '',
-          `Choose a new password here${minutes ? ` (the link works once, within ${minutes} minutes)` : ' (the link works once)'}:`,
+          `Choose a ${firstPassword ? '' : 'new '}password here (the link works once, within ${minutes} minutes):`,
           link,
           '',
           'If it was not you, ignore this mail: nothing changes until the link is used.',

@@ -143,16 +143,25 @@ export class PasswordPages {
 
   private async forgot(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const email = normalEmail(formText(request, 'email'));
-    if (this.mail.enabled && email) {
-      // After the answer, not before: how long the answer takes must not depend on the account.
-      setImmediate(
-        () =>
-          void this.mailLink(email, false).catch((error: unknown) =>
-            request.log.warn({ err: error }, 'password link not sent'),
-          ),
-      );
-    }
+    this.afterAnswer(request, email, () => this.mailLink(email, false));
     return this.showForgot(request, reply, LINK_MAILED);
+  }
+
+  /** After a sign-up: an account of that email without a password (the operator made it) gets a link to set one. */
+  mailFirstPasswordLink(rawEmail: string, request: FastifyRequest): void {
+    const email = normalEmail(rawEmail);
+    this.afterAnswer(request, email, async () => {
+      const account = await this.storage.users.findPasswordHash(email);
+      if (account && !account.passwordHash) await this.mailLink(email, true);
+    });
+  }
+
+  /** Mail work runs after the answer, never before it: how long the answer takes must not depend on the account. */
+  private afterAnswer(request: FastifyRequest, email: string, work: () => Promise<void>): void {
+    if (!this.mail.enabled || !email) return;
+    setImmediate(
+      () => void work().catch((error: unknown) => request.log.warn({ err: error }, 'password link not sent')),
+    );
   }
 
   /**

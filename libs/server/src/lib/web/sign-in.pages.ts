@@ -8,6 +8,7 @@ import { html, renderPage, type Html } from '../pages/page';
 import { csrfField, messagePage, notFoundPage } from '../pages/page-parts';
 import { PAGE_PATHS, type PageRoute } from '../pages/page-route';
 import { LOCKOUT_WINDOW_MS, PasswordAccounts, type FieldProblem } from './password-accounts';
+import { PasswordPages } from './password.pages';
 import { MIN_PASSWORD_LENGTH } from './passwords';
 import { AFTER_SIGN_IN, safeReturnTo } from './return-to';
 import { SIGN_IN_LINK_LIFETIME_MS, useSignInLink } from './sign-in-links';
@@ -30,7 +31,7 @@ interface SignUpForm {
 
 /** What a sign-up answers, whether it made the account or the email had one already. */
 const SIGNED_UP =
-  'Sign in to continue. If this email had no account yet, it has one now, with the password you just chose; if it had one already, nothing about it has changed.';
+  'Sign in to continue. If this email had no account yet, it has one now, with the password you just chose. If it had one already, nothing about it has changed: sign in with its password; if the account was made for you without a password, a link to choose one is on its way to this email; if you forgot the password, use “Forgot your password?” below.';
 
 const queryOf = (request: FastifyRequest) => (request.query ?? {}) as Record<string, unknown>;
 
@@ -51,6 +52,7 @@ export class SignInPages {
     @Inject(STORAGE) private readonly storage: Storage,
     private readonly sessions: WebSessions,
     private readonly accounts: PasswordAccounts,
+    private readonly passwords: PasswordPages,
   ) {}
 
   routes(): PageRoute[] {
@@ -129,7 +131,9 @@ export class SignInPages {
       return this.signUpPage(request, reply, 400, { email, returnTo, problems: outcome.problems });
     }
     // Not signed in at once: a new account and an email that had one get the same page, so that sign-up never
-    // tells a stranger who has an account here (sign-in does not either).
+    // tells a stranger who has an account here (sign-in does not either). An account the operator made has no
+    // password: its email gets a link to choose one, after the answer, which must not wait for it.
+    this.passwords.mailFirstPasswordLink(email, request);
     return this.signInPage(request, reply, 200, { email, returnTo, notice: SIGNED_UP });
   }
 
@@ -197,6 +201,7 @@ export class SignInPages {
           <input id="password" name="password" type="password" autocomplete="current-password" required />
           <button type="submit">Sign in</button>
         </form>
+        ${this.config.mail && html`<p><a href="${PAGE_PATHS.forgotPassword}">Forgot your password?</a></p>`}
         <p>No account yet? <a href="${withReturnTo(PAGE_PATHS.signUp, form.returnTo)}">Create one</a>.</p>`,
     });
   }
