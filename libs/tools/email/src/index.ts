@@ -1,2 +1,3 @@
 export { emailFamily } from './lib/email.family';
 export type { EmailDriver } from './lib/email.driver';
+export { imapOAuthProvider } from './lib/imap-oauth.provider';

@@ -1,6 +1,11 @@
 import type { ImapFlow, MessageEnvelopeObject, SearchObject } from 'imapflow';
 import type { Transporter } from 'nodemailer';
-import { ConnectionTestError, type PinnedHost } from '@assistant/tool-kit';
+import {
+  ConnectionTestError,
+  NeedsReauthError,
+  type AccessTokenSource,
+  type PinnedHost,
+} from '@assistant/tool-kit';
 import {
   EMAIL_LIMITS,
   EmailError,
@@ -23,7 +28,15 @@ export interface MailboxSettings {
   from_address: string;
 }
 
+/**
+ * How the mailbox logs in: a password (IMAP LOGIN/PLAIN, SMTP PLAIN/LOGIN), or the access tokens of a connection
+ * made by OAuth (IMAP OAUTHBEARER or XOAUTH2, SMTP XOAUTH2), which a refused login renews once.
+ */
+export type MailboxCredentials = { password: string } | { accessTokens: AccessTokenSource };
+
 const TIMEOUT_MS = 20_000;
+
+type ProvisionDone = (error: Error | null, token?: string, expires?: number) => void;
 
 /** How many of the newest messages the server finds by one word of a sender's name are checked for the whole. */
 const SENDER_CANDIDATES = 500;
@@ -51,7 +64,7 @@ export class ImapSmtpMailbox implements EmailDriver {
 
   private constructor(
     private readonly settings: MailboxSettings,
-    private readonly password: string,
+    private readonly credentials: MailboxCredentials,
     private readonly smtp: Transporter,
     private readonly imapHost: PinnedHost,
   ) {}
@@ -62,7 +75,7 @@ export class ImapSmtpMailbox implements EmailDriver {
    */
   static async open(
     settings: MailboxSettings,
-    password: string,
+    credentials: MailboxCredentials,
     hosts: { imap: PinnedHost; smtp: PinnedHost } = {
       imap: { host: settings.imap_host },
       smtp: { host: settings.smtp_host },
@@ -76,20 +89,58 @@ export class ImapSmtpMailbox implements EmailDriver {
       secure: settings.smtp_tls && settings.smtp_port === 465,
       requireTLS: settings.smtp_tls && settings.smtp_port !== 465,
       ignoreTLS: !settings.smtp_tls,
-      auth: { user: settings.username, pass: password },
+      auth:
+        'password' in credentials
+          ? { user: settings.username, pass: credentials.password }
+          : { type: 'OAuth2', user: settings.username },
       connectionTimeout: TIMEOUT_MS,
       greetingTimeout: TIMEOUT_MS,
       socketTimeout: TIMEOUT_MS,
     });
-    return new ImapSmtpMailbox(settings, password, smtp, hosts.imap);
+    const mailbox = new ImapSmtpMailbox(settings, credentials, smtp, hosts.imap);
+    if ('accessTokens' in credentials) {
+      // nodemailer asks before each login; the source decides whether its token is still good (an expiry in the
+      // past keeps nodemailer from caching it), and after a refusal (`withSmtpLogin`) it is told which one failed.
+      smtp.set('oauth2_provision_cb', (_user: string, renew: boolean, done: ProvisionDone) => {
+        const rejected = renew || mailbox.smtpRefused ? mailbox.smtpToken : undefined;
+        mailbox.smtpRefused = false;
+        credentials.accessTokens.accessToken(rejected ? { rejected } : {}).then(
+          (token) => done(null, (mailbox.smtpToken = token), 1),
+          (error: Error) => done(error),
+        );
+      });
+    }
+    return mailbox;
+  }
+
+  /** The access token the last SMTP login used, and whether the server refused it. */
+  private smtpToken?: string;
+  private smtpRefused = false;
+
+  /**
+   * Runs an SMTP exchange; with OAuth, a refused login (`EAUTH`: an expired or revoked token, answered as a
+   * failure or, by Dovecot for a token it cannot introspect, as a temporary one) is tried once more with a fresh
+   * token. nodemailer renews by itself only after a `334` challenge, which not every server sends.
+   */
+  private async withSmtpLogin<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!('accessTokens' in this.credentials) || (error as { code?: string }).code !== 'EAUTH') throw error;
+      this.smtpRefused = true;
+      return work();
+    }
   }
 
   /** Logs in to IMAP and asks the SMTP server whether it would take mail; either refusal in the server's words. */
   async check(): Promise<void> {
+    // needs_reauth is not a refusal of this server but of the provider's grant: the server says it as such.
     await this.session().catch((error: Error) => {
+      if (error instanceof NeedsReauthError) throw error;
       throw new ConnectionTestError(`IMAP login to ${this.settings.imap_host} failed: ${reasonOf(error)}`);
     });
-    await this.smtp.verify().catch((error: Error) => {
+    await this.withSmtpLogin(() => this.smtp.verify()).catch((error: Error) => {
+      if (error instanceof NeedsReauthError) throw error;
       throw new ConnectionTestError(`the SMTP server ${this.settings.smtp_host} refused: ${reasonOf(error)}`);
     });
   }
@@ -190,10 +241,12 @@ export class ImapSmtpMailbox implements EmailDriver {
     message: Outgoing & { inReplyTo?: string; references?: string },
   ): Promise<{ message_id: string; to: string[] }> {
     const raw = await this.compose(message);
-    const info = await this.smtp.sendMail({
-      envelope: { from: this.settings.from_address, to: [...message.to, ...(message.cc ?? [])] },
-      raw,
-    });
+    const info = await this.withSmtpLogin(() =>
+      this.smtp.sendMail({
+        envelope: { from: this.settings.from_address, to: [...message.to, ...(message.cc ?? [])] },
+        raw,
+      }),
+    );
     // A copy in Sent, as any mail client keeps one; a server without a Sent folder still sent the mail.
     const imap = await this.session();
     const sent = (await imap.list()).find((f) => f.specialUse === '\\Sent')?.path;
@@ -222,13 +275,30 @@ export class ImapSmtpMailbox implements EmailDriver {
   /** The logged-in session, opened on first use and again if the server dropped it. */
   private async session(): Promise<ImapFlow> {
     if (this.imap?.usable) return this.imap;
+    if ('password' in this.credentials) {
+      return this.login({ user: this.settings.username, pass: this.credentials.password });
+    }
+    const tokens = this.credentials.accessTokens;
+    const token = await tokens.accessToken();
+    try {
+      return await this.login({ user: this.settings.username, accessToken: token });
+    } catch (error) {
+      // Refused: the token may have expired or been revoked before its time. One fresh token, one more try.
+      if (!(error as { authenticationFailed?: boolean }).authenticationFailed) throw error;
+      const fresh = await tokens.accessToken({ rejected: token });
+      if (fresh === token) throw error;
+      return this.login({ user: this.settings.username, accessToken: fresh });
+    }
+  }
+
+  private async login(auth: { user: string; pass?: string; accessToken?: string }): Promise<ImapFlow> {
     const { ImapFlow } = await import('imapflow');
     const imap = new ImapFlow({
       host: this.imapHost.host,
       servername: this.imapHost.servername,
       port: this.settings.imap_port,
       secure: this.settings.imap_tls,
-      auth: { user: this.settings.username, pass: this.password },
+      auth,
       logger: false,
       connectionTimeout: TIMEOUT_MS,
       greetingTimeout: TIMEOUT_MS,

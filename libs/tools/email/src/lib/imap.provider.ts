@@ -4,7 +4,8 @@ import type { EmailDriver } from './email.driver';
 import { ImapSmtpMailbox } from './imap-smtp.driver';
 
 const port = z.number().int().min(1).max(65_535);
-const settings = z.object({
+/** Where and as whom a mailbox logs in, whatever the credentials (a password here, OAuth in `imap-oauth`). */
+export const mailboxSettings = z.object({
   imap_host: z.string().min(1).describe('the server mail is read from, e.g. imap.fastmail.com'),
   imap_port: port.default(993).describe('993 with TLS; 143 without'),
   imap_tls: z.boolean().default(true).describe('TLS from the first byte (turn off only on your own network)'),
@@ -18,14 +19,14 @@ const settings = z.object({
 const secrets = z.object({ password: z.string().min(1).describe('the password, or an app password') });
 
 /** Any IMAP and SMTP provider (Fastmail, Gmail with an app password, a self-hosted Dovecot…). */
-export const imapProvider: ProviderDefinition<EmailDriver, typeof settings, typeof secrets> = {
+export const imapProvider: ProviderDefinition<EmailDriver, typeof mailboxSettings, typeof secrets> = {
   name: 'imap',
   description: 'A mailbox over IMAP and SMTP',
-  settings,
+  settings: mailboxSettings,
   secrets,
   open: async ({ settings: s, secrets: k }, env) => {
     const [imap, smtp] = await Promise.all([pinHost(s.imap_host, env), pinHost(s.smtp_host, env)]);
-    return ImapSmtpMailbox.open(s, k.password, { imap, smtp });
+    return ImapSmtpMailbox.open(s, { password: k.password }, { imap, smtp });
   },
   test: async (driver) => (driver as ImapSmtpMailbox).check(),
 };
