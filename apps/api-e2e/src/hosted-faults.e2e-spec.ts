@@ -123,9 +123,11 @@ describe('the hosted API through faults', () => {
       const [row] = (await db.query('SELECT status, ended_at FROM queries WHERE id = $1', [queryId])).rows;
       expect(row.status).toBe(terminal.type === 'query.completed' ? 'completed' : 'failed');
       expect(row.ended_at).not.toBeNull();
-      const numbers = (
-        await db.query('SELECT sequence_number FROM query_events WHERE query_id = $1 ORDER BY 1', [queryId])
-      ).rows.map((r) => r.sequence_number as number);
+      const [stored] = (await db.query('SELECT events FROM queries WHERE id = $1', [queryId])).rows;
+      const numbers = (stored.events as string)
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as QueryEvent).sequence_number);
       expect(numbers).toEqual(stream.events.map((e) => e.sequence_number));
     } finally {
       await db.end();
@@ -310,7 +312,7 @@ describe('the hosted API through faults', () => {
       const db = await databaseClient().catch(() => undefined);
       const stored = db
         ? await db
-            .query('SELECT max(sequence_number) AS last FROM query_events WHERE query_id = $1', [queryId])
+            .query('SELECT last_event_id AS last FROM queries WHERE id = $1', [queryId])
             .then((r) => Number(r.rows[0].last))
             .finally(() => db.end())
         : 0;

@@ -6,7 +6,6 @@ import { DiscussionEntity } from './entities/discussion.entity';
 import { MessageEntity } from './entities/message.entity';
 import { MemoryEntity } from './entities/memory.entity';
 import { QueryEntity } from './entities/query.entity';
-import { QueryEventEntity } from './entities/query-event.entity';
 import { PairingCodeEntity } from './entities/pairing-code.entity';
 import { InitialSchemaSqlite1732233600000 } from './migrations/sqlite/1732233600000-initial-schema';
 import { InitialSchemaPostgres1732233600000 } from './migrations/postgres/1732233600000-initial-schema';
@@ -31,6 +30,8 @@ import { QueryOwnerSqlite1795990000000 } from './migrations/sqlite/1795990000000
 import { QueryOwnerPostgres1795990000000 } from './migrations/postgres/1795990000000-query-owner';
 import { ConnectionNamesSqlite1796000000000 } from './migrations/sqlite/1796000000000-connection-names';
 import { ConnectionNamesPostgres1796000000000 } from './migrations/postgres/1796000000000-connection-names';
+import { QueryEventsOneRowSqlite1796100000000 } from './migrations/sqlite/1796100000000-query-events-one-row';
+import { QueryEventsOneRowPostgres1796100000000 } from './migrations/postgres/1796100000000-query-events-one-row';
 import { sqliteDriver } from './sqlite-driver';
 
 export type DatabaseConfig =
@@ -47,7 +48,6 @@ export const ENTITIES = [
   MessageEntity,
   MemoryEntity,
   QueryEntity,
-  QueryEventEntity,
   PairingCodeEntity,
 ];
 
@@ -64,6 +64,7 @@ const MIGRATIONS = {
     TokenLineageSqlite1795980000000,
     QueryOwnerSqlite1795990000000,
     ConnectionNamesSqlite1796000000000,
+    QueryEventsOneRowSqlite1796100000000,
   ],
   postgres: [
     InitialSchemaPostgres1732233600000,
@@ -78,6 +79,7 @@ const MIGRATIONS = {
     TokenLineagePostgres1795980000000,
     QueryOwnerPostgres1795990000000,
     ConnectionNamesPostgres1796000000000,
+    QueryEventsOneRowPostgres1796100000000,
   ],
 };
 

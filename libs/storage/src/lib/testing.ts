@@ -67,3 +67,5 @@ export async function dropTestSchema(schema: string): Promise<void> {
     await dataSource.destroy();
   }
 }
+
+export { watchRowWrites, type RowWrites, type RowWriteCounts } from './row-writes';

@@ -39,7 +39,7 @@ interface PendingWrite extends EventToStore {
  * A live query event log (in memory on a self-hosted server, Redis Streams on the hosted API) written behind to
  * the database, so that a query outlives its process: its status and events after a restart, and
  * `query.incomplete` (`interrupted`) for a run a crash cut short. The stream never waits for the database per event: events are written in batches a short while
- * after they happen, and the terminal event is written (with everything before it, and then the query's status)
+ * after they happen, each query's appended to its own row (a query writes the same rows whatever its length), and the terminal event is written (with everything before it, and then the query's status)
  * before anyone hears it. Queries that the live log does not hold — from before a restart, evicted after their
  * retention, or run by another process — are read from the database.
  *
@@ -50,6 +50,8 @@ interface PendingWrite extends EventToStore {
 export class DurableQueryEventLog implements QueryEventLog {
   /** Events to write, oldest first; a terminal event carries when its query ended (`at`). */
   private pending: PendingWrite[] = [];
+  /** Batches whose write failed, oldest first, each to be written again on its own (see `retryLater`). */
+  private readonly retrying: PendingWrite[][] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   /** Every write, chained: they reach the database in the order they were asked for, never two at once. */
   private writes: Promise<unknown> = Promise.resolve();
@@ -175,39 +177,55 @@ export class DurableQueryEventLog implements QueryEventLog {
   }
 
   /**
-   * Writes every pending event, and for each terminal event among them, then (in the same write) the status it
-   * ends its query in.
-   * A batch that fails (the database restarting) goes back to the front of the queue for the next flush:
-   * writing an event twice is harmless (appendEvents skips stored ones; `end` changes an ended query no more),
-   * losing one would leave a hole in the stored stream, or a query "running" for ever.
+   * Writes every pending event — each query's as one append to its row — and for each terminal event among them,
+   * in the same row write, the status it ends its query in.
+   * A batch that fails (the database restarting) is written again, before what came since but on its own (see
+   * `retryLater`): writing a batch twice is harmless (appendEvents skips one stored already; `end` changes an
+   * ended query no more), losing one would leave a hole in the stored stream, or a query "running" for ever.
    */
   private flush(terminal?: PendingWrite & { at: Date }): Promise<void> {
     this.stopFlushTimer();
     const batch = this.pending.splice(0);
     if (terminal) batch.push(terminal);
-    if (batch.length === 0) return Promise.resolve();
+    const batches = [...this.retrying.splice(0), ...(batch.length > 0 ? [batch] : [])];
+    if (batches.length === 0) return Promise.resolve();
     return this.write(async () => {
-      try {
-        const stored = this.unstored.size > 0 ? batch.filter((e) => !this.unstored.has(e.queryId)) : batch;
-        const ends = stored.flatMap(({ queryId, event, at }) =>
-          at ? [{ queryId, status: endStatusOf(event), endedAt: at }] : [],
-        );
-        // The ends with the last events: a query's end is one commit on SQLite.
-        if (stored.length > 0) await this.store.appendEvents(stored, ends);
-        for (const ended of batch) if (ended.at) this.unstored.delete(ended.queryId);
-      } catch (error) {
-        this.retryLater(batch);
-        throw error;
+      for (const [i, each] of batches.entries()) {
+        try {
+          await this.writeBatch(each);
+        } catch (error) {
+          this.retryLater(batches.slice(i));
+          throw error;
+        }
       }
     });
   }
 
-  /** Puts a failed batch back before what came since, up to MAX_RETRIED_EVENTS in all (a long outage). */
-  private retryLater(batch: PendingWrite[]): void {
-    this.pending.unshift(...batch);
-    const dropped = this.pending.length - MAX_RETRIED_EVENTS;
+  private async writeBatch(batch: readonly PendingWrite[]): Promise<void> {
+    const stored = this.unstored.size > 0 ? batch.filter((e) => !this.unstored.has(e.queryId)) : batch;
+    const ends = stored.flatMap(({ queryId, event, at }) =>
+      at ? [{ queryId, status: endStatusOf(event), endedAt: at }] : [],
+    );
+    // The ends with the last events: a query's end is one row write, in one commit.
+    if (stored.length > 0) await this.store.appendEvents(stored, ends);
+    for (const ended of batch) if (ended.at) this.unstored.delete(ended.queryId);
+  }
+
+  /**
+   * Keeps failed batches for the next flush, each on its own: a batch that the database did store although the
+   * write failed is then skipped whole, and what came since is not skipped with it. Up to MAX_RETRIED_EVENTS in
+   * all (a long outage); beyond, the oldest go.
+   */
+  private retryLater(batches: PendingWrite[][]): void {
+    this.retrying.unshift(...batches);
+    let held = this.retrying.reduce((sum, each) => sum + each.length, 0);
+    let dropped = 0;
+    while (held > MAX_RETRIED_EVENTS && this.retrying.length > 0) {
+      const oldest = this.retrying.shift() as PendingWrite[];
+      held -= oldest.length;
+      dropped += oldest.length;
+    }
     if (dropped > 0) {
-      this.pending.splice(0, dropped);
       this.options.onError(new Error(`${dropped} query events dropped`), 'the database is away for too long');
     }
     this.flushSoon();

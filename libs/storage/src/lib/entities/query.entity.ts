@@ -2,7 +2,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { QueryStatus } from '@assistant/contracts';
 
 /**
- * A query as it stands (`GET /queries/{id}`); its events are rows of `query_events`. `runnerId` is the server
+ * A query as it stands (`GET /queries/{id}`), with its events: `events` holds each one's JSON on a line of its
+ * own, in order, and `lastEventId` the number of the last (QueriesRepository reads and writes them). `runnerId` is the server
  * process that runs it, whose heartbeat (`heartbeatAt`) tells a live run from one whose process died. `owner` is
  * the principal that started it (empty for queries from before owners were kept).
  */
@@ -40,4 +41,10 @@ export class QueryEntity {
 
   @Column({ name: 'heartbeat_at' })
   heartbeatAt!: Date;
+
+  @Column({ name: 'last_event_id', type: 'integer', default: 0 })
+  lastEventId!: number;
+
+  @Column({ type: 'text', default: '' })
+  events!: string;
 }

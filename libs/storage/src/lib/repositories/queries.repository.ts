@@ -1,5 +1,4 @@
-import { setImmediate } from 'node:timers/promises';
-import { TERMINAL_EVENT_TYPES, type QueryEvent, type QueryStatus } from '@assistant/contracts';
+import type { QueryEvent, QueryStatus } from '@assistant/contracts';
 import type { QueryEntity } from '../entities/query.entity';
 import { idsBefore } from '../ids';
 import type { Sql, SqlStatement } from '../sql';
@@ -18,19 +17,10 @@ export interface NewQuery {
   createdAt: Date;
 }
 
-/** A query with the number of its last stored event. */
-export type StoredQuery = QueryEntity & { lastEventId: number };
+/** A query with the number of its last stored event (its events themselves are read by `events`). */
+export type StoredQuery = Omit<QueryEntity, 'events'>;
 
 type Row = Record<string, unknown>;
-
-/**
- * Rows per INSERT. SQLite writes on the event loop's thread: a batch of thousands of events (many streams at
- * once) goes in slices of about a millisecond each, with other work let in between. Each INSERT is a commit,
- * which writes every page it touched to the WAL; the events of many streams touch a page of the key's index per
- * stream, so bigger slices write less per event: measured with the events of 50 streams, 500 rows per INSERT cost
- * ~2.1 µs of CPU and ~1.4 KB of WAL per event (about a millisecond per slice), 100 rows ~3.6 µs and ~3.6 KB.
- */
-const EVENTS_PER_STATEMENT = 500;
 
 /** An event to store; `json` is its JSON text when the caller has made it already (its stream frame did). */
 export interface EventToStore {
@@ -49,10 +39,35 @@ export interface QueryEnd {
 /** Marks a query ended with its status and time; one that has ended already stays as it is. */
 const END_QUERY = `UPDATE queries SET status = ?, ended_at = ? WHERE id = ? AND ended_at IS NULL`;
 
-const TERMINAL_TYPES = TERMINAL_EVENT_TYPES.map((type) => `'${type}'`).join(', ');
+/**
+ * Appends a query's next events (their JSON lines) to its row, unless they are stored already: a batch written
+ * again after a failure that was not one (the database had stored it) changes nothing. Parameters: the number of
+ * the batch's first event, the lines, the number of its last, the query.
+ */
+const APPEND_EVENTS = `UPDATE queries SET
+  events = CASE WHEN last_event_id < ? THEN events || ? ELSE events END,
+  last_event_id = CASE WHEN last_event_id < ? THEN ? ELSE last_event_id END
+  WHERE id = ?`;
 
 /**
- * Where a query's status and events are kept (SPEC §4). Plain SQL throughout: events are written in batches
+ * As APPEND_EVENTS, and marks the query ended as END_QUERY does, in the same row write. Parameters: those of
+ * APPEND_EVENTS, then the status and the end time, then the query.
+ */
+const APPEND_AND_END = `UPDATE queries SET
+  events = CASE WHEN last_event_id < ? THEN events || ? ELSE events END,
+  last_event_id = CASE WHEN last_event_id < ? THEN ? ELSE last_event_id END,
+  status = CASE WHEN ended_at IS NULL THEN ? ELSE status END,
+  ended_at = COALESCE(ended_at, ?)
+  WHERE id = ?`;
+
+/** Old finished queries whose events are more than their terminal one (a line break before the last line). */
+const PRUNABLE = `SELECT id, events FROM queries WHERE id < ? AND ended_at IS NOT NULL AND events LIKE ? ORDER BY id LIMIT 200`;
+const PRUNE_BATCH = 200;
+
+/**
+ * Where a query's status and events are kept (SPEC §4). A query's events are part of its row (`events`, one
+ * JSON line each, and `last_event_id`): a query writes the same rows whatever the length of its answer, and a
+ * replay reads one row. Plain SQL throughout: events are written in batches
  * on the query path, and nothing here needs a transaction (SQLite's single TypeORM connection would interleave
  * concurrent TypeORM ones; a commit shared only to write less goes through `Sql.writeInOrder`). Writes are
  * ordered instead, so that a crash between two of them leaves a state the orphan sweep can finish: events before
@@ -82,29 +97,37 @@ export class QueriesRepository {
   }
 
   /**
-   * Appends events of any queries, each under its own sequence number (one stored already is skipped), then
-   * marks `ends` ended as `end` does. The last slice of events and the ends go in one commit on SQLite (see
-   * `Sql.writeInOrder`): a query's end is then a single commit. Events always precede the status that ends them,
-   * so a crash between two writes leaves a state the orphan sweep can finish.
+   * Appends events of any queries, each after those of its query stored already (a batch stored already is
+   * skipped), and marks `ends` ended as `end` does: one row write per query, its end in the same one, and every
+   * write of the call in one commit on SQLite (see `Sql.writeInOrder`). Events always precede the status that
+   * ends them, so a crash between two writes leaves a state the orphan sweep can finish.
    */
   async appendEvents(events: ReadonlyArray<EventToStore>, ends: ReadonlyArray<QueryEnd> = []): Promise<void> {
-    const slices: SqlStatement[] = [];
-    for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
-      slices.push(insertEvents(events.slice(start, start + EVENTS_PER_STATEMENT)));
+    const byQuery = new Map<string, EventToStore[]>();
+    for (const entry of events) {
+      const list = byQuery.get(entry.queryId);
+      if (list) list.push(entry);
+      else byQuery.set(entry.queryId, [entry]);
     }
-    const last = slices.pop();
-    for (const [i, slice] of slices.entries()) {
-      if (i > 0) await setImmediate();
-      await this.sql.query(slice.sql, slice.params);
+    const endOf = new Map(ends.map((end) => [end.queryId, end]));
+    const statements: SqlStatement[] = [];
+    for (const [queryId, list] of byQuery) {
+      const first = list[0].event.sequence_number;
+      const last = list[list.length - 1].event.sequence_number;
+      const lines = list.map(({ event, json }) => `${json ?? JSON.stringify(event)}\n`).join('');
+      const append = [first, lines, first, last];
+      const end = endOf.get(queryId);
+      endOf.delete(queryId);
+      statements.push(
+        end
+          ? { sql: APPEND_AND_END, params: [...append, end.status, this.sql.time(end.endedAt), queryId] }
+          : { sql: APPEND_EVENTS, params: [...append, queryId] },
+      );
     }
-    if (slices.length > 0) await setImmediate();
-    await this.sql.writeInOrder([
-      ...(last ? [last] : []),
-      ...ends.map((end) => ({
-        sql: END_QUERY,
-        params: [end.status, this.sql.time(end.endedAt), end.queryId],
-      })),
-    ]);
+    for (const end of endOf.values()) {
+      statements.push({ sql: END_QUERY, params: [end.status, this.sql.time(end.endedAt), end.queryId] });
+    }
+    await this.sql.writeInOrder(statements);
   }
 
   /** Marks the query ended; false if it had already ended (then nothing changes). */
@@ -114,21 +137,17 @@ export class QueriesRepository {
   }
 
   async get(queryId: string): Promise<StoredQuery | null> {
-    const row = await this.sql.one<Row>(
-      `SELECT ${QUERY_COLUMNS}, (SELECT MAX(sequence_number) FROM query_events WHERE query_id = queries.id) AS last_event_id
-       FROM queries WHERE id = ?`,
-      [queryId],
-    );
+    const row = await this.sql.one<Row>(`SELECT ${QUERY_COLUMNS}, last_event_id FROM queries WHERE id = ?`, [
+      queryId,
+    ]);
     return row && { ...queryFromRow(row), lastEventId: Number(row.last_event_id ?? 0) };
   }
 
   /** The stored events after `after`, in order. */
   async events(queryId: string, after: number): Promise<QueryEvent[]> {
-    const rows = await this.sql.query<Row>(
-      `SELECT data FROM query_events WHERE query_id = ? AND sequence_number > ? ORDER BY sequence_number`,
-      [queryId, after],
-    );
-    return rows.map((row) => JSON.parse(String(row.data)) as QueryEvent);
+    const row = await this.sql.one<Row>(`SELECT events, last_event_id FROM queries WHERE id = ?`, [queryId]);
+    if (!row || Number(row.last_event_id) <= after) return [];
+    return eventsOf(String(row.events)).filter((event) => event.sequence_number > after);
   }
 
   /** Renews the heartbeat of every unfinished query that `runnerId` runs: they are not orphans. */
@@ -162,30 +181,38 @@ export class QueriesRepository {
   }
 
   /**
-   * Deletes the events of finished queries started before `startedBefore`, except the terminal one: the query
+   * Trims the events of finished queries started before `startedBefore` down to the terminal one: the query
    * still tells how it ended (with the whole answer), and a stream of it still ends properly. Query ids sort by
-   * creation time, so the age test is a range on the primary key.
+   * creation time, so the age test is a range on the primary key. A few hundred rows per commit.
    */
   async pruneEvents(startedBefore: Date): Promise<void> {
     const bound = idsBefore('query', startedBefore);
-    await this.sql.query(
-      `DELETE FROM query_events WHERE query_id < ? AND type NOT IN (${TERMINAL_TYPES})
-       AND query_id IN (SELECT id FROM queries WHERE id < ? AND ended_at IS NOT NULL)`,
-      [bound, bound],
-    );
+    for (;;) {
+      const rows = await this.sql.query<Row>(PRUNABLE, [bound, '%\n_%']);
+      if (rows.length === 0) return;
+      await this.sql.writeInOrder(
+        rows.map((row) => ({
+          sql: `UPDATE queries SET events = ? WHERE id = ?`,
+          params: [lastLineOf(String(row.events)), row.id],
+        })),
+      );
+      if (rows.length < PRUNE_BATCH) return;
+    }
   }
 }
 
-/** One INSERT of a slice of events. */
-function insertEvents(events: ReadonlyArray<EventToStore>): SqlStatement {
-  return {
-    // A batch written again after a failure that was not one (the database had stored it) changes nothing.
-    sql: `INSERT INTO query_events (query_id, sequence_number, type, data) VALUES ${events.map(() => '(?, ?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING`,
-    params: events.flatMap(({ queryId, event, json }) => [
-      queryId,
-      event.sequence_number,
-      event.type,
-      json ?? JSON.stringify(event),
-    ]),
-  };
+/** The events of a query's `events` text, in order. */
+function eventsOf(text: string): QueryEvent[] {
+  const events: QueryEvent[] = [];
+  let start = 0;
+  for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+    events.push(JSON.parse(text.slice(start, end)) as QueryEvent);
+    start = end + 1;
+  }
+  return events;
+}
+
+/** The last line of a query's `events` text, with its line break: its terminal event. */
+function lastLineOf(text: string): string {
+  return text.slice(text.lastIndexOf('\n', text.length - 2) + 1);
 }
