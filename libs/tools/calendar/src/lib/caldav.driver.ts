@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DAVCalendar, DAVCalendarObject, DAVClient } from 'tsdav';
-import { ConnectionTestError } from '@assistant/tool-kit';
+import { ConnectionTestError, NeedsReauthError, type AccessTokenSource } from '@assistant/tool-kit';
+import { bearerFetch } from './bearer-fetch';
 import {
   CALENDAR_LIMITS,
   CalendarError,
@@ -32,30 +33,47 @@ export class CalDavCalendar implements CalendarDriver {
     private readonly ical: ICalModule,
   ) {}
 
-  /** Logs in, discovers the calendars, and picks the one `url` names (or the first with events). */
-  static async connect(options: {
-    url: string;
-    username: string;
-    password: string;
-    /** The connection's own fetch (see `connectionFetch`): on the hosted API, to checked addresses only. */
-    fetch?: typeof globalThis.fetch;
-  }): Promise<CalDavCalendar> {
+  /**
+   * Logs in, discovers the calendars, and picks the one `url` names (or the first with events). With a user name
+   * and password: HTTP Basic; with `accessTokens` (a connection made by OAuth, Google's CalDAV): a bearer token
+   * on every request, renewed once when the server answers 401.
+   */
+  static async connect(
+    options: {
+      url: string;
+      /** The connection's own fetch (see `connectionFetch`): on the hosted API, to checked addresses only. */
+      fetch?: typeof globalThis.fetch;
+    } & ({ username: string; password: string } | { accessTokens: AccessTokenSource }),
+  ): Promise<CalDavCalendar> {
     const [{ DAVClient }, ical] = await Promise.all([import('tsdav'), loadICal()]);
-    const client = new DAVClient({
-      serverUrl: options.url,
-      credentials: { username: options.username, password: options.password },
-      authMethod: 'Basic',
-      defaultAccountType: 'caldav',
-      fetch: options.fetch,
-    });
+    const client =
+      'accessTokens' in options
+        ? new DAVClient({
+            serverUrl: options.url,
+            credentials: {},
+            // The headers come from the fetch, per request: a token refreshed later is used from then on.
+            authMethod: 'Custom',
+            authFunction: async () => ({}),
+            defaultAccountType: 'caldav',
+            fetch: bearerFetch(options.accessTokens, options.fetch),
+          })
+        : new DAVClient({
+            serverUrl: options.url,
+            credentials: { username: options.username, password: options.password },
+            authMethod: 'Basic',
+            defaultAccountType: 'caldav',
+            fetch: options.fetch,
+          });
     try {
       await client.login();
     } catch (error) {
+      if (error instanceof NeedsReauthError) throw error;
       throw new ConnectionTestError(
         `the CalDAV server at ${options.url} refused: ${(error as Error).message}`,
       );
     }
     const calendars = await client.fetchCalendars().catch((error: Error) => {
+      if (error instanceof NeedsReauthError) throw error;
       throw new ConnectionTestError(`could not list the calendars at ${options.url}: ${error.message}`);
     });
     const calendar =

@@ -40,7 +40,7 @@ function search(slots: Slots, context: IntentContext, unread: boolean) {
   };
 }
 
-const FROM = '[any|some] [new|unread] <mail> from {sender}';
+const FROM = '[any|some|anything|something] [<mail>] from {sender}';
 const ON = '[(in|on|from) <my> {connection} (account|mail|inbox|address)]';
 
 export const emailIntents: FamilyIntents = {
@@ -77,6 +77,7 @@ export const emailIntents: FamilyIntents = {
         '<find> [me] <my> (new|unread) <mail> ' + ON,
         'how many (new|unread) <mail> [do i have] ' + ON,
         '<asked> [new] (mail|email|emails) {when}',
+        '[<asked>|<find>] [any|some] (new|unread) <mail> from {sender} [{when}]',
       ],
       examples: ['any new mail?', 'do I have unread emails', 'did i get any mail today'],
       act: (slots, context) => search(slots, context, true),
@@ -89,7 +90,7 @@ export const emailIntents: FamilyIntents = {
         `[<asked>|<find>] ${FROM} <about> {topic}`,
         `[<asked>|<find>] ${FROM} <about> {topic} {when}`,
         `[<asked>|<find>] ${FROM} {when} <about> {topic}`,
-        '(did|has|have) {sender} (email|emailed|mail|mailed|write|wrote|written|message|messaged|send|sent|reply|replied|answer|answered|get back to|gotten back to|got back to) [to] [me|us] [anything|something|back|yet] [{when}]',
+        '(did|has|have) {sender} (email|emailed|mail|mailed|write|wrote|written|message|messaged|send|sent|reply|replied|answer|answered|get back to|gotten back to|got back to) [back] [to] [me|us] [anything|something] [back] [yet] [{when}]',
         '(did|has|have) {sender} (email|emailed|mail|mailed|write|wrote|written|message|messaged|send|sent|reply|replied) [to] [me|us] [anything|something|a mail|an email] <about> {topic}',
         '<whats> (new|the latest) from {sender}',
         '(is there|was there) [anything|something|any mail] from {sender} [{when}]',

@@ -71,7 +71,7 @@ export const filesIntents: FamilyIntents = {
     {
       intent: 'files.search',
       templates: [
-        '(find|search [for]|look for|locate|get) [me] <my> <doc> (about|on|mentioning|with|regarding|containing|named|called|that mention|that mentions) {topic}',
+        '(find|search [for]|look for|locate|get) [me] [<my>] <doc> (about|on|mentioning|with|regarding|containing|named|called|that mention|that mentions) {topic}',
         '(search|look through|go through) <my> (files|documents|docs|notes) for {topic}',
         'do (i|we) have (a|any) <doc> (about|on|called|named|mentioning) {topic}',
         "(where is|where's|wheres|find) <my> {topic} (file|document|doc|note|pdf)",

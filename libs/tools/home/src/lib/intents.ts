@@ -13,7 +13,11 @@ function deviceOf(words: string | undefined, context: IntentContext): string | u
   return context.known('device', device) ?? device;
 }
 
+/** "which floor is the office on" is a question, not a device to switch. */
+const QUESTION = /^(?:which|what|who|when|where|how|why|is|are|do|does|did|can|could|will|should)\b/i;
+
 function setState(words: string | undefined, state: string, context: IntentContext) {
+  if (!words || QUESTION.test(words)) return undefined;
   const device = deviceOf(words, context);
   return device ? { kind: 'tool' as const, tool: 'home_set_state', input: { device, state } } : undefined;
 }

@@ -100,7 +100,8 @@ const SLANG: Readonly<Record<string, string>> = {
   pleas: '',
   please: '',
   kindly: '',
-  thx: '',
+  thx: 'thanks',
+  ty: 'thanks',
   u: 'you',
   ur: 'your',
   r: 'are',
@@ -165,6 +166,37 @@ const LEADING = [
   'quick',
 ].map((phrase) => phrase.split(' '));
 
+const GREETINGS = new Set(['hey', 'yo', 'hi']);
+
+/** Said before a question, and meaning nothing for it ("can you tell me whats on …", "i need to know if …"). */
+const ASKING = [
+  'tell me',
+  'tell us',
+  'let me know',
+  'i need to know',
+  'i want to know',
+  'i wanna know',
+  "i'd like to know",
+  'do you know',
+  'any idea',
+  'check',
+  'see',
+].map((phrase) => phrase.split(' '));
+
+/** A question's first word; "if" and "whether" go with the phrase before them. */
+const QUESTION_WORDS = new Set([
+  "what's",
+  'what',
+  'when',
+  "when's",
+  'where',
+  'who',
+  'which',
+  'how',
+  'if',
+  'whether',
+]);
+
 /** Said after a request ("… for me thanks"). */
 const TRAILING = ['for me', 'thanks', 'thank you', 'now', 'asap', 'real quick', 'quickly', 'again'].map(
   (phrase) => phrase.split(' '),
@@ -199,7 +231,7 @@ const CORRECTABLE = new Set(
     'appointment appointments meeting meetings remember search files folder document documents devices ' +
     'thermostat temperature weekend monday tuesday wednesday thursday friday saturday sunday january february ' +
     'march april june july august september october november december anything unread reply delete overwrite ' +
-    'replace memories google internet online summarize summarise website lights switch upcoming latest newest ' +
+    'replace memories google internet online summarize summarise website switch upcoming latest newest ' +
     'planned scheduled happening events event forget'
   ).split(' '),
 );
@@ -214,6 +246,7 @@ export class Speller {
 
   constructor(words: Iterable<string>) {
     for (const word of words) this.known.add(word);
+    for (const word of CORRECTABLE) this.known.add(word);
     for (const word of this.known) {
       // Only the words a request turns on, never one that may be a slot's ("locker" is no typo of "locked").
       if (word.length < 5 || !/^[a-z]+$/.test(word) || !CORRECTABLE.has(word)) continue;
@@ -226,11 +259,13 @@ export class Speller {
   correct(word: string): string {
     const lower = word.toLowerCase();
     if (lower.length < 4 || this.known.has(lower) || !/^[a-z]+$/.test(lower)) return word;
-    const direct = this.byVariant.get(lower); // one letter missing from lower… or lower is a word's deletion
-    if (direct) return direct;
+    // People mistype inside a word, seldom its first letter: a correction keeps it ("flights" is no "lights").
+    const direct = this.byVariant.get(lower); // a word with one letter more than lower
+    if (direct && direct[0] === lower[0]) return direct;
     for (const variant of deletions(lower)) {
       const found = this.byVariant.get(variant);
-      if (found && (lower.length >= 5 || found.length === lower.length + 1)) return found;
+      if (found && found[0] === lower[0] && (lower.length >= 5 || found.length === lower.length + 1))
+        return found;
     }
     return word;
   }
@@ -261,8 +296,19 @@ export function readRequest(text: string, speller?: Speller): string {
   for (let found = true; found;) {
     found = false;
     for (const phrase of LEADING) {
-      if (end - start > phrase.length && startsWith(words, phrase, start)) {
+      // "hey there" stays a greeting; "hey check my inbox" is a request.
+      const rest = GREETINGS.has(phrase.join(' ')) ? phrase.length + 1 : phrase.length;
+      if (end - start > rest && startsWith(words, phrase, start)) {
         start += phrase.length;
+        found = true;
+        break;
+      }
+    }
+    for (const phrase of ASKING) {
+      const next = words[start + phrase.length]?.toLowerCase();
+      if (end - start > phrase.length + 1 && startsWith(words, phrase, start) && QUESTION_WORDS.has(next)) {
+        // "if" and "whether" go too: "i need to know if i have …" asks "i have …".
+        start += phrase.length + (next === 'if' || next === 'whether' ? 1 : 0);
         found = true;
         break;
       }
@@ -395,6 +441,38 @@ class TemplateParser {
   }
 }
 
+/**
+ * The values of a match's slots, or undefined when one is unusable. A day that does not read as one gives its
+ * first words to the slot before it ("parents evening on the 10th": the title is "parents evening", not
+ * "parents", as "evening" is also a time of day).
+ */
+function readSlots(
+  compiled: CompiledTemplate,
+  groups: Record<string, string>,
+  context: IntentContext,
+): Record<string, string> | undefined {
+  const raw = [...compiled.slots].flatMap(([group, slot]) =>
+    groups[group] === undefined ? [] : [{ ...slot, words: groups[group] }],
+  );
+  for (const [i, slot] of raw.entries()) {
+    if (slot.kind !== 'when' || i === 0) continue;
+    const before = raw[i - 1];
+    let words = slot.words.trim().split(/\s+/);
+    while (words.length > 1 && !context.when(cleanSlot('when', words.join(' ')) ?? '')) {
+      before.words = `${before.words} ${words[0]}`;
+      words = words.slice(1);
+    }
+    slot.words = words.join(' ');
+  }
+  const slots: Record<string, string> = {};
+  for (const { kind, name, words } of raw) {
+    const value = cleanSlot(kind, words);
+    if (value === undefined || (kind === 'when' && !context.when(value))) return undefined;
+    slots[name] = value;
+  }
+  return slots;
+}
+
 // ─── Matching ─────────────────────────────────────────────────────────────────────────────────────────────────
 
 /** A request understood: the intent, its slots' values, and the action it makes. */
@@ -479,19 +557,8 @@ export class IntentMatcher {
         a.compiled.order - b.compiled.order,
     );
     for (const { compiled, groups } of candidates) {
-      const slots: Record<string, string> = {};
-      let usable = true;
-      for (const [group, { kind, name }] of compiled.slots) {
-        const words = groups[group];
-        if (words === undefined) continue;
-        const value = cleanSlot(kind, words);
-        if (value === undefined || (kind === 'when' && !context.when(value))) {
-          usable = false;
-          break;
-        }
-        slots[name] = value;
-      }
-      if (!usable) continue;
+      const slots = readSlots(compiled, groups, context);
+      if (!slots) continue;
       let action: BuiltinAction | undefined;
       try {
         action = compiled.intent.act(slots as Slots, context);

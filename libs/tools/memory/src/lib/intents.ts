@@ -65,6 +65,7 @@ export const memoryIntents: FamilyIntents = {
         'what was <my> {thing} again',
         '(tell me|remind me) <my> {thing}',
         '(i forgot|i forget) <my> {thing}',
+        '(remind me|tell me) what <my> {thing} (is|are|was|were)',
       ],
       examples: ['what is my locker code?', "what's the wifi password", 'whats my doctors number'],
       act: (slots) => {

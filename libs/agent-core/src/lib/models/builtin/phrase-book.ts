@@ -65,14 +65,16 @@ function conversation(book: PhraseBook): Intent[] {
     },
     {
       intent: 'thanks',
-      templates: ['(thanks|thank you|cheers|ty|great thanks|perfect thanks|thanks a lot|much appreciated) *'],
+      templates: [
+        '[ok|okay|great|perfect|awesome|cool|brilliant] (thanks|thank you|cheers|ty|thanks a lot|much appreciated) *',
+      ],
       examples: ['thanks', 'thank you!', 'thanks a lot'],
       act: () => ({ kind: 'text', text: "You're welcome." }),
     },
     {
       intent: 'help',
       templates: [
-        'help',
+        'help [me|please|out]',
         'what can you do [for me]',
         'what do you (understand|know how to do)',
         'how do i use you',

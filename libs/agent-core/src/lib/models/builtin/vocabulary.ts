@@ -11,6 +11,8 @@ import type { Learned, VocabularyKind } from '@assistant/tool-kit';
 
 interface Entry {
   value: string;
+  /** How many stems it is indexed under: an entry whose every word the request names is found. */
+  stems: number;
   /** The entry's words, lowercased and joined, for the look-up of a word inside a compound ("doctors"). */
   joined: string;
   seq: number;
@@ -32,6 +34,9 @@ export function wordsOf(text: string): string[] {
     .map((word) => (word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word));
 }
 
+/** A word's stem for the index: its first five letters ("plumber" and "plumbing" are both "plumb"). */
+const stemOf = (word: string) => (word.length > 5 ? word.slice(0, 5) : word);
+
 class KindIndex {
   private readonly entries = new Map<string, Entry>();
   private readonly byWord = new Map<string, Set<Entry>>();
@@ -51,11 +56,13 @@ class KindIndex {
     }
     if (this.entries.size >= this.capacity) this.evictOldest();
     const words = [...new Set([...wordsOf(label), ...wordsOf(value)])];
-    const entry: Entry = { value, joined: words.join(' '), seq: ++this.seq };
+    const stems = [...new Set(words.map(stemOf))];
+    const named = new Set(wordsOf(label).map(stemOf));
+    const entry: Entry = { value, stems: named.size, joined: words.join(' '), seq: ++this.seq };
     this.entries.set(value, entry);
-    for (const word of words) {
-      let set = this.byWord.get(word);
-      if (!set) this.byWord.set(word, (set = new Set()));
+    for (const stem of stems) {
+      let set = this.byWord.get(stem);
+      if (!set) this.byWord.set(stem, (set = new Set()));
       set.add(entry);
     }
   }
@@ -63,7 +70,7 @@ class KindIndex {
   private evictOldest(): void {
     const [value, entry] = this.entries.entries().next().value as [string, Entry];
     this.entries.delete(value);
-    for (const word of entry.joined.split(' ')) this.byWord.get(word)?.delete(entry);
+    for (const word of entry.joined.split(' ')) this.byWord.get(stemOf(word))?.delete(entry);
   }
 
   /**
@@ -74,7 +81,7 @@ class KindIndex {
     if (words.length === 0) return undefined;
     const hits = new Map<Entry, number>();
     for (const word of words) {
-      const whole = this.byWord.get(word);
+      const whole = this.byWord.get(stemOf(word));
       if (whole && whole.size > 0) {
         for (const entry of whole) hits.set(entry, (hits.get(entry) ?? 0) + 1);
       } else if (word.length >= 4) {
@@ -86,7 +93,8 @@ class KindIndex {
     let best: Entry | undefined;
     let bestHits = 0;
     for (const [entry, count] of hits) {
-      if (count < needed) continue;
+      // Enough of the request's words, or every word of the value's name ("my dentist appointment": Dentist).
+      if (count < needed && count < entry.stems) continue;
       if (count > bestHits || (count === bestHits && best && entry.seq > best.seq)) {
         best = entry;
         bestHits = count;
