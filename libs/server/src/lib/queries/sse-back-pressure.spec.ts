@@ -20,8 +20,8 @@ import { frameOf } from './sse-stream';
 
 const QUERY = 'qry_back_pressure';
 /**
- * Deltas of 64 KiB, 320 of them: 20 MiB of frames, well over what loopback's socket buffers take in (Linux's
- * defaults let a connection's two ends hold up to 4 MiB sent and 6 MiB received).
+ * Deltas of 64 KiB, 320 of them: 20 MiB of frames, well over what the socket buffers of a loopback connection
+ * take in while its receiver reads nothing (Linux grows a receive buffer only as its reader reads).
  */
 const DELTA = 'x'.repeat(64 * 1024);
 const DELTAS = 320;
