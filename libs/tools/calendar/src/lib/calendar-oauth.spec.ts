@@ -1,0 +1,240 @@
+import { randomBytes } from 'node:crypto';
+import {
+  authorizationRequest,
+  ConnectionTestError,
+  googleOAuthClient,
+  microsoftOAuthClient,
+  NeedsReauthError,
+  redeemAuthorizationCode,
+  refreshingTokenSource,
+  type AccessTokenSource,
+  type OAuthClientDefinition,
+} from '@assistant/tool-kit';
+import { caldavOAuthProvider } from './caldav-oauth.provider';
+import type { CalendarDriver } from './calendar.driver';
+import { graphProvider } from './graph.provider';
+
+/**
+ * The OAuth test ground (`tools/workspace/services/oauth-fixture.sh`): the provider fixture standing in for
+ * Google and Microsoft, CalDAV behind nginx checking the bearer by introspection (127.0.0.1:5233, in front of
+ * calendar.sh's Radicale), and the Microsoft Graph calendar fixture (127.0.0.1:9401).
+ */
+const FIXTURE = process.env.ASSISTANT_TEST_OAUTH_URL ?? 'http://127.0.0.1:9400';
+const BEARER_CALDAV = process.env.ASSISTANT_TEST_BEARER_CALDAV_URL ?? 'http://127.0.0.1:5233';
+const RADICALE = process.env.ASSISTANT_TEST_CALDAV_URL ?? 'http://127.0.0.1:5232';
+const GRAPH = process.env.ASSISTANT_TEST_GRAPH_URL ?? 'http://127.0.0.1:9401/v1.0';
+const REDIRECT_URI = 'http://127.0.0.1/fixture-callback';
+const atFixture = (definition: OAuthClientDefinition): OAuthClientDefinition => ({
+  ...definition,
+  authorizationEndpoint: `${FIXTURE}/auth`,
+  tokenEndpoint: `${FIXTURE}/token`,
+});
+const google = atFixture(googleOAuthClient);
+const microsoft = atFixture(microsoftOAuthClient);
+const BERLIN = 'Europe/Berlin';
+const run = randomBytes(4).toString('hex');
+const signal = new AbortController().signal;
+const envWith = (accessTokens: AccessTokenSource) => ({
+  deployment: 'self-hosted' as const,
+  allowPrivateHosts: [],
+  localFolders: [],
+  signal,
+  accessTokens,
+});
+
+const post = (path: string, body: object) =>
+  fetch(`${FIXTURE}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+/** Alice connects an account: a client of this test's own, her consent to `scopes`, the code redeemed. */
+async function connectAlice(definition: OAuthClientDefinition, protocolScopes?: readonly string[]) {
+  const registered = await post('/reg', {
+    redirect_uris: [REDIRECT_URI],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'client_secret_post',
+  }).catch((error: Error) => {
+    throw new Error(
+      `no OAuth fixture at ${FIXTURE} (${error.message}); start tools/workspace/services/oauth-fixture.sh`,
+    );
+  });
+  const { client_id, client_secret } = (await registered.json()) as Record<string, string>;
+  const client = { clientId: client_id, clientSecret: client_secret };
+  const request = authorizationRequest(definition, { clientId: client.clientId, redirectUri: REDIRECT_URI });
+  const consented = (await (await post('/fixture/consent', { authorization_url: request.url })).json()) as {
+    redirect: string;
+  };
+  const granted = await redeemAuthorizationCode(definition, client, {
+    code: new URL(consented.redirect).searchParams.get('code')!,
+    codeVerifier: request.codeVerifier,
+    redirectUri: REDIRECT_URI,
+  });
+  const refreshed: string[] = [];
+  const tokens = refreshingTokenSource({
+    definition,
+    client,
+    refreshToken: granted.refreshToken,
+    current: { accessToken: granted.accessToken, expiresAt: granted.expiresAt },
+    scopes: protocolScopes,
+    onRefresh: (t) => void refreshed.push(t.accessToken),
+  });
+  return { client, tokens, refreshed };
+}
+
+/** A fresh calendar of Alice's on Radicale with one event tomorrow at 10:00 Berlin time, seeded with her password. */
+async function seededCalendar(): Promise<{ path: string; tomorrow: Date }> {
+  const path = `/alice/oauth-${randomBytes(4).toString('hex')}/`;
+  const auth = `Basic ${Buffer.from('alice:secret').toString('base64')}`;
+  const made = await fetch(`${RADICALE}${path}`, {
+    method: 'MKCALENDAR',
+    headers: { authorization: auth },
+  });
+  if (made.status !== 201) throw new Error(`MKCALENDAR answered ${made.status}`);
+  const tomorrow = new Date(Date.now() + 24 * 3600_000);
+  const day = tomorrow.toISOString().slice(0, 10).replaceAll('-', '');
+  await fetch(`${RADICALE}${path}dentist.ics`, {
+    method: 'PUT',
+    headers: { authorization: auth, 'content-type': 'text/calendar' },
+    body: [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//test//EN',
+      'BEGIN:VEVENT',
+      `UID:dentist-${run}`,
+      'DTSTAMP:20261101T000000Z',
+      `SUMMARY:Dentist ${run}`,
+      `DTSTART:${day}T090000Z`,
+      `DTEND:${day}T100000Z`,
+      'END:VEVENT',
+      'END:VCALENDAR',
+    ].join('\r\n'),
+  });
+  return { path, tomorrow };
+}
+
+const dayAround = (date: Date) => [
+  new Date(date.getTime() - 24 * 3600_000),
+  new Date(date.getTime() + 24 * 3600_000),
+];
+
+describe('Google Calendar over CalDAV with a bearer token (nginx introspecting it, Radicale behind)', () => {
+  it('lists and creates events with the access token', async () => {
+    const { tokens, refreshed } = await connectAlice(google);
+    const { path, tomorrow } = await seededCalendar();
+    const calendar = await caldavOAuthProvider.open(
+      { settings: { url: `${BEARER_CALDAV}${path}` }, secrets: {} },
+      envWith(tokens),
+    );
+    const [from, to] = dayAround(tomorrow);
+    expect((await calendar.events(from, to, BERLIN)).map((e) => e.title)).toEqual([`Dentist ${run}`]);
+    const start = new Date(tomorrow.getTime() + 3 * 3600_000);
+    await calendar.create(
+      { title: `Lunch ${run}`, start, end: new Date(start.getTime() + 3600_000) },
+      BERLIN,
+    );
+    expect((await calendar.events(from, to, BERLIN)).map((e) => e.title)).toContain(`Lunch ${run}`);
+    expect(refreshed).toEqual([]);
+  });
+
+  it('refreshes the token transparently when the server refuses an expired one', async () => {
+    const { client, tokens, refreshed } = await connectAlice(google);
+    const { path, tomorrow } = await seededCalendar();
+    const calendar = await caldavOAuthProvider.open(
+      { settings: { url: `${BEARER_CALDAV}${path}` }, secrets: {} },
+      envWith(tokens),
+    );
+    await post('/fixture/expire', { client_id: client.clientId });
+    const [from, to] = dayAround(tomorrow);
+    expect(await calendar.events(from, to, BERLIN)).toHaveLength(1);
+    expect(refreshed).toHaveLength(1);
+  });
+
+  it('is refused with a token the provider does not know, or one without the calendar scope', async () => {
+    const { path } = await seededCalendar();
+    const open = (tokens: AccessTokenSource) =>
+      caldavOAuthProvider
+        .open({ settings: { url: `${BEARER_CALDAV}${path}` }, secrets: {} }, envWith(tokens))
+        .catch((error: unknown) => error);
+    expect(await open({ accessToken: async () => 'not-a-token-of-the-provider' })).toBeInstanceOf(
+      ConnectionTestError,
+    );
+    const mailOnly = await connectAlice({
+      ...google,
+      scopes: ['openid', 'email', 'https://mail.google.com/'],
+    });
+    expect(await open(mailOnly.tokens)).toBeInstanceOf(ConnectionTestError);
+  });
+
+  it('says needs_reauth when the grant was revoked at the provider', async () => {
+    const { client, tokens } = await connectAlice(google);
+    const { path } = await seededCalendar();
+    await post('/fixture/revoke', { client_id: client.clientId });
+    const refused = await caldavOAuthProvider
+      .open({ settings: { url: `${BEARER_CALDAV}${path}` }, secrets: {} }, envWith(tokens))
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(NeedsReauthError);
+  });
+});
+
+describe('a Microsoft calendar through Graph (the Graph fixture, introspecting the token)', () => {
+  const graphScopes = microsoftOAuthClient.speaks.find((p) => p.provider === 'graph')!.scopes;
+  const open = async (tokens: AccessTokenSource) =>
+    graphProvider.open(
+      { settings: graphProvider.settings.parse({ base_url: GRAPH }), secrets: {} },
+      envWith(tokens),
+    );
+
+  it('creates, lists, moves and deletes events in Graph’s shapes, in the user’s time zone', async () => {
+    const { tokens } = await connectAlice(microsoft, graphScopes);
+    const calendar: CalendarDriver = await open(tokens);
+    await expect(graphProvider.test(calendar, signal)).resolves.toBeUndefined();
+    const start = new Date('2026-12-03T08:00:00Z');
+    const created = await calendar.create(
+      { title: `Review ${run}`, start, end: new Date('2026-12-03T09:30:00Z'), location: 'Room 4' },
+      BERLIN,
+    );
+    expect(created).toMatchObject({
+      title: `Review ${run}`,
+      start: '2026-12-03T09:00:00+01:00',
+      end: '2026-12-03T10:30:00+01:00',
+      location: 'Room 4',
+      all_day: false,
+      recurring: false,
+    });
+    const day = [new Date('2026-12-03T00:00:00Z'), new Date('2026-12-04T00:00:00Z')] as const;
+    expect((await calendar.events(...day, BERLIN)).map((e) => e.id)).toContain(created.id);
+    const moved = await calendar.move(created.id, new Date('2026-12-03T13:00:00Z'), undefined, BERLIN);
+    expect(moved).toMatchObject({ start: '2026-12-03T14:00:00+01:00', end: '2026-12-03T15:30:00+01:00' });
+    await calendar.delete(created.id);
+    expect((await calendar.events(...day, BERLIN)).map((e) => e.id)).not.toContain(created.id);
+    await expect(calendar.delete(created.id)).rejects.toThrow('there is no such event in this calendar');
+  });
+
+  it('refreshes the token for Graph’s scopes when Graph refuses an expired one', async () => {
+    const { client, tokens, refreshed } = await connectAlice(microsoft, graphScopes);
+    const calendar = await open(tokens);
+    await post('/fixture/expire', { client_id: client.clientId });
+    await expect(calendar.events(new Date(), new Date(Date.now() + 3600_000), BERLIN)).resolves.toEqual([]);
+    expect(refreshed).toHaveLength(1);
+  });
+
+  it('is refused without the calendar scope, in Graph’s words; needs_reauth once the grant is revoked', async () => {
+    const mailOnly = await connectAlice({
+      ...microsoft,
+      scopes: ['openid', 'email', 'offline_access', 'https://outlook.office.com/IMAP.AccessAsUser.All'],
+    });
+    const refused = await graphProvider
+      .test(await open(mailOnly.tokens), signal)
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ConnectionTestError);
+    expect((refused as Error).message).toBe(
+      'Microsoft Graph refused: Access is denied. Check credentials and try again.',
+    );
+    const { client, tokens } = await connectAlice(microsoft, graphScopes);
+    await post('/fixture/revoke', { client_id: client.clientId });
+    await expect(graphProvider.test(await open(tokens), signal)).rejects.toBeInstanceOf(NeedsReauthError);
+  });
+});
