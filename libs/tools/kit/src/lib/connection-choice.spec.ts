@@ -33,7 +33,7 @@ describe('the connection a tool call goes through', () => {
       name: 'email_search',
       description: 'search',
       input: z.object({ query: z.string() }),
-      scope: 'read:email',
+      scope: 'read:emails',
       handler: async (input) => input,
     });
     const offered = withConnectionArgument(tool, 'email', [work, personal]);

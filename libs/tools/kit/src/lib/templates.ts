@@ -295,20 +295,20 @@ export function readRequest(text: string, speller?: Speller): string {
   let end = words.length;
   for (let found = true; found;) {
     found = false;
-    for (const phrase of LEADING) {
-      // "hey there" stays a greeting; "hey check my inbox" is a request.
-      const rest = GREETINGS.has(phrase.join(' ')) ? phrase.length + 1 : phrase.length;
-      if (end - start > rest && startsWith(words, phrase, start)) {
-        start += phrase.length;
-        found = true;
-        break;
-      }
-    }
     for (const phrase of ASKING) {
       const next = words[start + phrase.length]?.toLowerCase();
       if (end - start > phrase.length + 1 && startsWith(words, phrase, start) && QUESTION_WORDS.has(next)) {
         // "if" and "whether" go too: "i need to know if i have …" asks "i have …".
         start += phrase.length + (next === 'if' || next === 'whether' ? 1 : 0);
+        found = true;
+        break;
+      }
+    }
+    for (const phrase of LEADING) {
+      // "hey there" stays a greeting; "hey check my inbox" is a request.
+      const rest = GREETINGS.has(phrase.join(' ')) ? phrase.length + 1 : phrase.length;
+      if (end - start > rest && startsWith(words, phrase, start)) {
+        start += phrase.length;
         found = true;
         break;
       }
@@ -508,7 +508,8 @@ export class IntentMatcher {
             regex: new RegExp(`^${body}$`, 'i'),
             slots: parser.slots,
             wildcards: parser.wildcards,
-            required: parser.required.filter((word) => /^[\w']+$/.test(word)),
+            // Only whole words: "'s" is part of the word before it ("sam's").
+            required: parser.required.filter((word) => /^\w[\w']*$/.test(word)),
             order: order++,
           });
         }

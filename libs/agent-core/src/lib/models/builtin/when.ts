@@ -179,6 +179,19 @@ function nextMonth(wall: Wall): { year: number; month: number } {
   return wall.month === 12 ? { year: wall.year + 1, month: 1 } : { year: wall.year, month: wall.month + 1 };
 }
 
+const MONTH_NAMES =
+  'january february march april may june july august september october november december'.split(' ');
+
+/** "the 10th at 6pm" → "10 december 2026 at 6pm": a day of the month alone is this month's, or next month's once past. */
+function withMonth(text: string, today: Wall): string {
+  return text.replace(/\bthe (\d{1,2})(?:st|nd|rd|th)\b(?! of\b)(?!\s+[a-z]{3})/, (all, digits: string) => {
+    const date = Number(digits);
+    if (date < 1 || date > 31) return all;
+    const { year, month } = date >= today.day ? today : nextMonth(today);
+    return `${date} ${MONTH_NAMES[month - 1]} ${year}`;
+  });
+}
+
 /**
  * The range words name, or undefined when they name no day (all their words must be the date's, apart from
  * "on", "at" and the like: "tomorrow about the fee" is no day).
@@ -189,11 +202,13 @@ export function whenIn(words: string, now: Date, timeZone: string): WhenRange | 
     .replace(/^(?:on|for|in|at|during) /, '')
     .trim();
   if (!text) return undefined;
+  // chrono reads "evening on the 10th" as this evening: a part of the day comes after its day, not before.
+  if (/^(?:morning|afternoon|evening|night)\s+\S/.test(text)) return undefined;
   const today = wallOf(now, timeZone);
   const asPeriod = period(text, today, timeZone);
   if (asPeriod) return asPeriod;
   const [found] = chrono.parse(
-    text,
+    withMonth(text, today),
     { instant: now, timezone: offsetMinutes(now, timeZone) },
     { forwardDate: true },
   );
