@@ -238,3 +238,23 @@ describe('a Microsoft calendar through Graph (the Graph fixture, introspecting t
     await expect(graphProvider.test(await open(tokens), signal)).rejects.toBeInstanceOf(NeedsReauthError);
   });
 });
+
+describe('OAuth calendars on the hosted API', () => {
+  it('refuses Graph or a bearer CalDAV server on the service’s own network, before any token is asked for', async () => {
+    let asked = 0;
+    const hosted = {
+      ...envWith({ accessToken: async () => String(++asked) }),
+      deployment: 'hosted' as const,
+    };
+    await expect(
+      graphProvider.open(
+        { settings: graphProvider.settings.parse({ base_url: GRAPH }), secrets: {} },
+        hosted,
+      ),
+    ).rejects.toBeInstanceOf(ConnectionTestError);
+    await expect(
+      caldavOAuthProvider.open({ settings: { url: `${BEARER_CALDAV}/alice/` }, secrets: {} }, hosted),
+    ).rejects.toBeInstanceOf(ConnectionTestError);
+    expect(asked).toBe(0);
+  });
+});
