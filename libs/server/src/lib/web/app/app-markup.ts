@@ -21,6 +21,7 @@ export function chatBody({ csrf, isDevice }: { csrf: string; isDevice: boolean }
       </form>
     </header>
     <div id="notice" class="notice" role="alert"></div>
+    <div id="status" class="status-line" role="status"></div>
     <main id="main" class="layout">
       <nav id="discussions" aria-label="Discussions" data-open="false">
         <button type="button" id="new-discussion" class="primary">New discussion</button>
@@ -33,7 +34,7 @@ export function chatBody({ csrf, isDevice }: { csrf: string; isDevice: boolean }
           <button type="button" id="rename-discussion" hidden>Rename</button>
           <button type="button" id="delete-discussion" class="danger" hidden>Delete</button>
         </div>
-        <ol id="messages" aria-live="polite" aria-label="Messages"></ol>
+        <ol id="messages" aria-live="polite" aria-label="Messages" tabindex="0"></ol>
         <form id="composer" class="composer">
           <label for="composer-text" class="skip">Your question</label>
           <textarea id="composer-text" name="text" rows="2" required placeholder="Ask anything…"></textarea>

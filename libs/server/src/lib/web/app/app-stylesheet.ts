@@ -62,7 +62,8 @@ label { font-weight: 600; }
 #memory-list .actions { display: flex; gap: 0.5rem; margin-top: 0.5rem; }
 .muted { color: var(--muted); }
 .notice { margin: 0.5rem 1rem; padding: 0.5rem 1rem; border-left: 4px solid var(--danger); }
-.notice:empty { display: none; }
+.notice:empty, .status-line:empty { display: none; }
+.status-line { margin: 0.25rem 1rem; color: var(--muted); }
 .pair { max-width: 26rem; margin: 2rem auto; padding: 0 1rem; }
 .pair label { display: block; margin-top: 1rem; }
 .pair input { display: block; width: 100%; margin-top: 0.25rem; }

@@ -62,12 +62,23 @@ function element<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/** A box that may scroll gets keyboard focus, so that it can be scrolled without a mouse. */
+function scrollable<T extends HTMLElement>(box: T): T {
+  box.tabIndex = 0;
+  return box;
+}
+
 function byId<T extends HTMLElement>(id: string): T {
   return document.getElementById(id) as T;
 }
 
 function notice(text: string): void {
   byId('notice').textContent = text;
+}
+
+/** Says what just happened, politely, to screen readers and on the screen. */
+function announce(text: string): void {
+  byId('status').textContent = text;
 }
 
 /** A call to the API with the session's CSRF token; a 401 means this browser is signed out (or unpaired). */
@@ -194,9 +205,8 @@ class AnswerView {
     this.text.textContent += delta;
   }
 
-  finish(text: string, status = ''): void {
+  finish(text: string): void {
     this.text.textContent = text;
-    this.status.textContent = status;
   }
 
   setStatus(status: string): void {
@@ -211,7 +221,7 @@ class AnswerView {
         { className: 'tool' },
         element('span', { className: 'name', text: tool }),
         element('span', { className: 'state' }),
-        element('pre', { className: 'args', text: JSON.stringify(args ?? {}, null, 1) }),
+        scrollable(element('pre', { className: 'args', text: JSON.stringify(args ?? {}, null, 1) })),
       );
       box.setAttribute('role', 'group');
       box.setAttribute('aria-label', `Tool call ${tool}`);
@@ -254,7 +264,7 @@ class AnswerView {
     const box = this.call(callId, tool, {}, status === 'ok' ? 'done' : status);
     box.querySelector('.actions')?.remove();
     const shown = typeof error === 'string' ? error : output === undefined ? '' : JSON.stringify(output, null, 1);
-    if (shown) box.append(element('pre', { className: 'output', text: shown.slice(0, 4000) }));
+    if (shown) box.append(scrollable(element('pre', { className: 'output', text: shown.slice(0, 4000) })));
   }
 }
 
@@ -352,6 +362,7 @@ async function ask(text: string): Promise<void> {
     rememberRunning({ queryId: runningQuery, discussionId });
     if (currentDiscussion !== discussionId) {
       currentDiscussion = discussionId;
+      byId('rename-discussion').hidden = byId('delete-discussion').hidden = false;
       history.replaceState(null, '', `#discussion/${discussionId}`);
       void loadDiscussions();
     }
@@ -536,8 +547,7 @@ function memoryItem(memory: Memory): HTMLLIElement {
         body: JSON.stringify({ content: field.value }),
       });
       notice('');
-      save.textContent = 'Saved';
-      setTimeout(() => (save.textContent = 'Save'), 1500);
+      announce('Memory saved.');
     } catch (error) {
       report(error);
     }
@@ -547,6 +557,7 @@ function memoryItem(memory: Memory): HTMLLIElement {
     try {
       await apiJson(`/memories/${encodeURIComponent(memory.id)}`, { method: 'DELETE' });
       item.remove();
+      announce('Memory deleted.');
     } catch (error) {
       report(error);
     }
