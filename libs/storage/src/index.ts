@@ -25,6 +25,7 @@ export type {
   EventToStore,
   QueryEnd,
 } from './lib/repositories/queries.repository';
+export type { SqlStatement } from './lib/sql';
 export { tryLockFile, type ProcessLock } from './lib/process-lock';
 export { snapshotSqlite } from './lib/sqlite-snapshot';
 export type {

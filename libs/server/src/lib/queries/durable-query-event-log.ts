@@ -82,23 +82,23 @@ export class DurableQueryEventLog implements QueryEventLog {
 
   /**
    * Opens the query in the live log at once — its run may start right away — and queues the database record
-   * behind `options.storeAfter`. Every write goes through one queue, so the record still reaches the database
+   * behind `options.storeAfter` (or waits for the caller's, `options.storedWith`). Every write goes through one queue, so the record still reaches the database
    * before any of the query's events, and `end` (which writes through the queue too) stores it before anyone
    * hears that the query has ended.
    */
   async open(record: NewQueryRecord, options: OpenOptions = {}): Promise<void> {
     await this.live.open(record);
     this.runningHere.add(record.id);
-    const { storeAfter } = options;
+    const { storeAfter, storedWith } = options;
     this.write(async () => {
       try {
-        await storeAfter;
+        await (storedWith ?? storeAfter);
       } catch {
-        // What the record refers to was not stored (the query fails for it): nothing of the query is stored.
+        // The record, or what it refers to, was not stored (the query fails for it): nothing of it is stored.
         this.unstored.add(record.id);
         return;
       }
-      await this.store.create({ ...record, runnerId: this.runnerId });
+      if (!storedWith) await this.store.create({ ...record, runnerId: this.runnerId });
     }).catch((error: unknown) => {
       this.unstored.add(record.id);
       this.options.onError(error, 'could not store a query');

@@ -106,26 +106,33 @@ export class QueriesService implements BeforeApplicationShutdown {
     const { discussionId, newDiscussionTitle, queryId, questionId, messageId, history, recalled, account } =
       context.value;
     const controller = new AbortController();
+    const record = {
+      id: queryId,
+      userId,
+      discussionId,
+      messageId,
+      model: model.name,
+      owner: queryOwnerOf(principal),
+      createdAt: new Date(),
+    };
     const writes = new QuestionWrites(
       this.storage,
       this.logger,
-      { userId, queryId, discussionId, newDiscussionTitle, questionId, text: body.text },
+      {
+        userId,
+        queryId,
+        discussionId,
+        newDiscussionTitle,
+        questionId,
+        text: body.text,
+        // The query's record in the question's commit: one commit, not two.
+        storeWith: [this.storage.queries.createStatement({ ...record, runnerId: this.log.runnerId })],
+      },
       // No answer is stored without its question: the run stops, and ends failed (see `finish`).
       () => controller.abort(),
     );
     try {
-      await this.log.open(
-        {
-          id: queryId,
-          userId,
-          discussionId,
-          messageId,
-          model: model.name,
-          owner: queryOwnerOf(principal),
-          createdAt: new Date(),
-        },
-        { storeAfter: writes.discussionStored },
-      );
+      await this.log.open(record, { storedWith: writes.questionWritten });
     } catch (error) {
       writes.abandon();
       release();

@@ -26,7 +26,13 @@ export type NewQueryRecord = Omit<QueryRecord, 'status' | 'endedAt' | 'lastEvent
 export type QueryEventListener = (event: QueryEvent) => void;
 
 export interface OpenOptions {
+  /** What the query's record refers to is stored once this settles (rejected: it never will be). */
   storeAfter?: PromiseLike<unknown>;
+  /**
+   * The caller stores the query's record itself, in the commit that settles this (its question's: one commit for
+   * both); the log writes no record, and stores the query's events once it has settled — none if it rejects.
+   */
+  storedWith?: PromiseLike<unknown>;
 }
 
 /**

@@ -50,9 +50,9 @@ function slowQuestions(ms: number) {
   const stored: number[] = [];
   const discussions = api.storage.discussions;
   const original = discussions.appendMessage.bind(discussions);
-  jest.spyOn(discussions, 'appendMessage').mockImplementation(async (userId, discussionId, message) => {
+  jest.spyOn(discussions, 'appendMessage').mockImplementation(async (userId, discussionId, message, also) => {
     if (message.role === 'user') await new Promise((resolve) => setTimeout(resolve, ms));
-    const result = await original(userId, discussionId, message);
+    const result = await original(userId, discussionId, message, also);
     if (message.role === 'user') stored.push(Date.now());
     return result;
   });
@@ -105,10 +105,12 @@ describe('the start of a query', () => {
   it('fails the query, and stores no answer, when the question cannot be stored', async () => {
     const discussions = api.storage.discussions;
     const original = discussions.appendMessage.bind(discussions);
-    jest.spyOn(discussions, 'appendMessage').mockImplementation(async (userId, discussionId, message) => {
-      if (message.role === 'user') throw new Error('disk full');
-      return original(userId, discussionId, message);
-    });
+    jest
+      .spyOn(discussions, 'appendMessage')
+      .mockImplementation(async (userId, discussionId, message, also) => {
+        if (message.role === 'user') throw new Error('disk full');
+        return original(userId, discussionId, message, also);
+      });
     jest.spyOn(discussions, 'createWithMessage').mockRejectedValue(new Error('disk full'));
     const { events } = await ask({ text: 'hello' });
     const created = events[0].event as Extract<QueryEvent, { type: 'query.created' }>;

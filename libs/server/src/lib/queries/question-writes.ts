@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import type { Storage } from '@assistant/storage';
+import type { SqlStatement, Storage } from '@assistant/storage';
 
 /**
  * How long a model may be silent before the question's writes start anyway: longer, and it is thinking, which
@@ -15,6 +15,8 @@ export interface Question {
   newDiscussionTitle?: string;
   questionId: string;
   text: string;
+  /** Written in the question's commit: the query's own record (QueriesRepository.createStatement). */
+  storeWith?: readonly SqlStatement[];
 }
 
 /**
@@ -30,6 +32,8 @@ export class QuestionWrites {
    * question, so if that fails the query is not stored either (its run still fails, live, for want of its question).
    */
   readonly discussionStored: Promise<unknown>;
+  /** Settles once the question is stored (with `storeWith`), rejects if it could not be. */
+  readonly questionWritten: Promise<unknown>;
   /** True once the question is stored; false if it could not be (then `onFailure` was told). */
   readonly questionStored: Promise<boolean>;
   /** The account's auto-approved tools; none if they could not be read (every side effect is then asked about). */
@@ -49,15 +53,18 @@ export class QuestionWrites {
     const mayStart = new Promise<void>((resolve) => (this.release = resolve));
     const message = { id: question.questionId, role: 'user', text: question.text, queryId } as const;
     // A new discussion is stored with its question, in one commit; an existing one exists already.
+    const also = question.storeWith ?? [];
     const stored = newDiscussionTitle
       ? mayStart.then(() =>
-          storage.discussions.createWithMessage(userId, newDiscussionTitle, discussionId, message),
+          storage.discussions.createWithMessage(userId, newDiscussionTitle, discussionId, message, also),
         )
       : undefined;
     this.discussionStored = stored ?? mayStart;
-    this.questionStored = (
-      stored ?? mayStart.then(() => storage.discussions.appendMessage(userId, discussionId, message))
-    ).then(
+    this.questionWritten =
+      stored ?? mayStart.then(() => storage.discussions.appendMessage(userId, discussionId, message, also));
+    // Told through questionStored; whoever waits on questionWritten handles its failure too.
+    this.questionWritten.catch(() => undefined);
+    this.questionStored = this.questionWritten.then(
       () => true,
       (error: unknown) => {
         logger.error({ err: error, query_id: queryId, msg: 'could not store the question' });

@@ -74,6 +74,7 @@ export class DiscussionsRepository {
     title: string,
     id: string,
     input: NewMessage,
+    also: readonly SqlStatement[] = [],
   ): Promise<MessageEntity> {
     const now = new Date();
     const message = messageOf(userId, id, input, now);
@@ -81,6 +82,7 @@ export class DiscussionsRepository {
     await this.sql.writeTogether([
       { sql: INSERT_DISCUSSION, params: [id, userId, title, 1, at, at] },
       insertMessage(message, at),
+      ...also,
     ]);
     return message;
   }
@@ -125,10 +127,16 @@ export class DiscussionsRepository {
   }
 
   /**
-   * Appends a message and bumps the discussion's count and time in one transaction. Twice per query (its
-   * question, its answer): plain SQL (see Sql), not TypeORM's query builder.
+   * Appends a message and bumps the discussion's count and time in one transaction, with `also` (a query's
+   * record goes with its question). Twice per query (its question, its answer): plain SQL (see Sql), not
+   * TypeORM's query builder.
    */
-  async appendMessage(userId: string, discussionId: string, input: NewMessage): Promise<MessageEntity> {
+  async appendMessage(
+    userId: string,
+    discussionId: string,
+    input: NewMessage,
+    also: readonly SqlStatement[] = [],
+  ): Promise<MessageEntity> {
     const now = new Date();
     const message = messageOf(userId, discussionId, input, now);
     const at = this.sql.time(now);
@@ -138,6 +146,7 @@ export class DiscussionsRepository {
         sql: `UPDATE discussions SET message_count = message_count + 1, updated_at = ? WHERE id = ? AND user_id = ?`,
         params: [at, discussionId, userId],
       },
+      ...also,
     ]);
     return message;
   }

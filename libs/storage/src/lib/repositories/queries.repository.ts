@@ -78,11 +78,20 @@ export class QueriesRepository {
 
   /** Stores a query that starts running; its heartbeat starts at its creation. */
   async create(query: NewQuery): Promise<void> {
+    const { sql, params } = this.createStatement(query);
+    await this.sql.query(sql, params);
+  }
+
+  /**
+   * The write that `create` makes, for a caller that stores the query in the same commit as something else (its
+   * question: see `DiscussionsRepository.appendMessage`).
+   */
+  createStatement(query: NewQuery): SqlStatement {
     const created = this.sql.time(query.createdAt);
-    await this.sql.query(
-      `INSERT INTO queries (id, user_id, discussion_id, message_id, model, status, owner, runner_id, created_at, heartbeat_at)
+    return {
+      sql: `INSERT INTO queries (id, user_id, discussion_id, message_id, model, status, owner, runner_id, created_at, heartbeat_at)
        VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)`,
-      [
+      params: [
         query.id,
         query.userId,
         query.discussionId,
@@ -93,7 +102,7 @@ export class QueriesRepository {
         created,
         created,
       ],
-    );
+    };
   }
 
   /**
