@@ -7,6 +7,7 @@
  * links for household members, which no member can make.
  */
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { ImapFlow } from 'imapflow';
 import type { LightMyRequestResponse } from 'fastify';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
@@ -141,26 +142,40 @@ describe('forgot password, on the hosted service', () => {
     expect(reused.body).toContain('This link does not work');
   });
 
-  it('answers an email without an account the same, in about the same time', async () => {
+  it('answers an email without an account the same', async () => {
     await accountWithPassword(api, 'known@example.test');
-    const time = async (email: string) => {
-      const started = process.hrtime.bigint();
-      const res = await askForLink(api, email);
-      return { res, ms: Number(process.hrtime.bigint() - started) / 1e6 };
-    };
-    const known = await time('known@example.test');
-    const unknown = await time('nobody@example.test');
-    expect(unknown.res.statusCode).toBe(known.res.statusCode);
-    expect(withoutCsrf(unknown.res)).toBe(withoutCsrf(known.res));
-    // The mail is sent after the answer: neither waits for the mail server.
-    const samples = { known: [] as number[], unknown: [] as number[] };
-    for (let i = 0; i < 5; i++) {
-      samples.known.push((await time('known@example.test')).ms);
-      samples.unknown.push((await time('nobody@example.test')).ms);
-    }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    expect(Math.abs(median(samples.known) - median(samples.unknown))).toBeLessThan(50);
+    const known = await askForLink(api, 'known@example.test');
+    const unknown = await askForLink(api, 'nobody@example.test');
+    expect(unknown.statusCode).toBe(known.statusCode);
+    expect(withoutCsrf(unknown)).toBe(withoutCsrf(known));
   });
+
+  it('answers before any mail is sent: a mail server that never replies slows no answer down', async () => {
+    // Accepts connections and says nothing: a mail sent before the answer would hold it for nodemailer's
+    // greeting timeout (30 s); one sent after it holds nothing.
+    const held: Socket[] = [];
+    const silent = createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const stalled = await hostedApp({ mail: { ...MAIL, smtpUrl: `smtp://127.0.0.1:${port}` } });
+    try {
+      const time = async (email: string) => {
+        const started = process.hrtime.bigint();
+        const res = await askForLink(stalled, email);
+        return { res, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+      };
+      await accountWithPassword(stalled, 'known@example.test');
+      const known = await time('known@example.test');
+      const unknown = await time('nobody@example.test');
+      expect(withoutCsrf(known.res)).toBe(withoutCsrf(unknown.res));
+      expect(known.ms).toBeLessThan(2_000);
+      expect(unknown.ms).toBeLessThan(2_000);
+    } finally {
+      await stalled.close();
+      held.forEach((socket) => socket.destroy());
+      silent.close();
+    }
+  }, 10_000);
 
   it('refuses an expired link, a sign-in link’s token and a made-up one', async () => {
     const user = await accountWithPassword(api, 'expired@example.test');
