@@ -33,7 +33,13 @@ const SMTP_PORT = 10025;
 async function expectAccessible(page: Page): Promise<void> {
   await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run();
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -120,7 +126,10 @@ describe('the web app, in a browser', () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     desktop = await browser.newContext({ viewport: DESKTOP });
     page = await desktop.newPage();
-    page.on('dialog', (dialog) => void dialog.accept(dialog.type() === 'prompt' ? `Groceries ${tag}` : undefined));
+    page.on(
+      'dialog',
+      (dialog) => void dialog.accept(dialog.type() === 'prompt' ? `Groceries ${tag}` : undefined),
+    );
     const link = /Sign in \(once, within 15 minutes\): (\S+)/.exec(server.output())?.[1] as string;
     await page.goto(link);
   });
@@ -247,7 +256,9 @@ describe('the web app, in a browser', () => {
     // The markup is there, as the characters it is made of; none of it became an element, and nothing ran.
     await expect(answer.textContent()).resolves.toContain(`<script>window.__ran='script'</script>`);
     await expect(page.locator('#messages img, #messages script, #messages b').count()).resolves.toBe(0);
-    await expect(page.evaluate(() => (window as unknown as { __ran?: string }).__ran)).resolves.toBeUndefined();
+    await expect(
+      page.evaluate(() => (window as unknown as { __ran?: string }).__ran),
+    ).resolves.toBeUndefined();
     await snapshot(page, 'chat-hostile-mail-desktop');
   });
 

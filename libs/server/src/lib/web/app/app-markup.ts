@@ -59,20 +59,29 @@ export function pairBody(form: { csrf: Html; code: string; name: string; notice?
     <main class="pair">
       <h1>Pair this device</h1>
       <p>
-        Enter the code that <code>assistant pair</code> shows (or scan its QR code, which opens this page with the
-        code filled in). The code works once, for ten minutes.
+        Enter the code that <code>assistant pair</code> shows (or scan its QR code, which opens this page with
+        the code filled in). The code works once, for ten minutes.
       </p>
       ${form.notice && html`<p class="error" role="alert">${form.notice}</p>`}
       <form method="post" action="${PAGE_PATHS.appPair}">
         ${form.csrf}
         <label for="code">Pairing code</label>
-        <input type="text" id="code" name="code" value="${form.code}" autocomplete="one-time-code"
-          autocapitalize="characters" placeholder="ABCD-EFGH" required />
+        <input
+          type="text"
+          id="code"
+          name="code"
+          value="${form.code}"
+          autocomplete="one-time-code"
+          autocapitalize="characters"
+          placeholder="ABCD-EFGH"
+          required
+        />
         <label for="device_name">Name of this device</label>
         <input type="text" id="device_name" name="device_name" value="${form.name}" maxlength="100" />
         <button type="submit" class="primary">Pair</button>
       </form>
-      <p class="muted">Have an account here? <a href="${PAGE_PATHS.signIn}?return_to=${PAGE_PATHS.app}">Sign in</a>
-        instead.</p>
+      <p class="muted">
+        Have an account here? <a href="${PAGE_PATHS.signIn}?return_to=${PAGE_PATHS.app}">Sign in</a> instead.
+      </p>
     </main>`;
 }

@@ -21,7 +21,7 @@ a { color: inherit; }
   border-radius: 0.4rem; padding: 0.3rem 0.7rem; font: inherit; text-decoration: none; cursor: pointer; }
 .bar a[aria-current="page"] { background: #fff3; }
 .bar form { margin: 0; }
-.layout { flex: 1; display: flex; min-height: 0; }
+.layout { flex: 1; display: flex; min-height: 0; position: relative; }
 #discussions { width: 100%; max-width: 18rem; border-right: 1px solid var(--line); overflow-y: auto; padding: 0.75rem; }
 #discussions h2, .panel h2 { font-size: 1rem; margin: 0.25rem 0 0.5rem; }
 #discussion-list { list-style: none; margin: 0; padding: 0; }
@@ -50,6 +50,9 @@ button { font: inherit; padding: 0.45rem 1rem; cursor: pointer; border-radius: 0
 button.primary { background: var(--accent); color: var(--accent-text); border-color: var(--accent); }
 button.danger { color: var(--danger); }
 button[hidden] { display: none; }
+button:disabled { opacity: 0.55; cursor: default; }
+.tool details { margin-top: 0.25rem; }
+.tool summary { cursor: pointer; color: var(--muted); font-size: 0.9rem; }
 input[type="text"], input[type="search"], textarea { font: inherit; padding: 0.45rem; border: 1px solid var(--line);
   border-radius: 0.4rem; background: Field; color: FieldText; }
 label { font-weight: 600; }
@@ -72,7 +75,9 @@ label { font-weight: 600; }
 #toggle-discussions { display: none; }
 @media (max-width: 47.99rem) {
   #toggle-discussions { display: inline-block; }
-  #discussions { position: fixed; inset: 3rem 0 0 0; max-width: none; background: Canvas; z-index: 1; border: 0; }
+  #discussions { position: absolute; inset: 0; max-width: none; background: Canvas; z-index: 1; border: 0; }
+  .bar { padding: 0.4rem 0.5rem; gap: 0.35rem; }
+  .bar a, .bar button { padding: 0.25rem 0.5rem; }
   #discussions[data-open="false"] { display: none; }
   .message { max-width: 92%; }
 }

@@ -54,7 +54,10 @@ export class AppPages {
     return Boolean(token && given.length > 0 && given === deviceCsrfToken(token));
   }
 
-  private async callerOf(request: FastifyRequest, reply: FastifyReply): Promise<AppCaller | 'revoked' | null> {
+  private async callerOf(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<AppCaller | 'revoked' | null> {
     const userId = await this.sessions.userIdFor(request);
     if (userId) return { kind: 'session', userId, csrf: await this.sessions.csrfFor(request) };
     const secure = this.sessions.isHttps(request);
@@ -71,7 +74,8 @@ export class AppPages {
   private async app(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const caller = await this.callerOf(request, reply);
     if (caller === 'revoked') return reply.redirect(`${PAGE_PATHS.appPair}?signed_out=1`, 303);
-    if (!caller) return reply.redirect(`${PAGE_PATHS.signIn}?return_to=${encodeURIComponent(PAGE_PATHS.app)}`, 303);
+    if (!caller)
+      return reply.redirect(`${PAGE_PATHS.signIn}?return_to=${encodeURIComponent(PAGE_PATHS.app)}`, 303);
     return renderAppPage(reply, {
       title: 'Chat',
       view: 'chat',
@@ -95,7 +99,8 @@ export class AppPages {
         code: formText(request, 'code'),
         name: formText(request, 'device_name') || DEFAULT_DEVICE_NAME,
         notice:
-          problem ?? (caller === 'revoked' || signedOut ? html`This device was signed out. Pair it again.` : undefined),
+          problem ??
+          (caller === 'revoked' || signedOut ? html`This device was signed out. Pair it again.` : undefined),
       }),
     });
   }

@@ -12,7 +12,9 @@ import { deviceCsrfToken, readDeviceToken } from '../../devices/device-cookie';
 export const CSRF_HEADER = 'x-csrf-token';
 
 /** What a signed-in browser may do on /api/v1: everything but managing the account (that stays on /profile). */
-export const BROWSER_SESSION_SCOPES: readonly Scope[] = ALL_SCOPES.filter((scope) => scope !== 'write:account');
+export const BROWSER_SESSION_SCOPES: readonly Scope[] = ALL_SCOPES.filter(
+  (scope) => scope !== 'write:account',
+);
 
 /**
  * Lets the web app (/app) call /api/v1 with the browser's own credential, which page scripts never see:
@@ -65,7 +67,13 @@ export class BrowserCredentials implements OnModuleInit {
     const cookie = readCookie(request, sessionCookieName(secure)) ?? '';
     // Never the session's own digest (what the database looks sessions up by): a digest of it.
     const id = createHash('sha256').update(`web app principal\0${cookie}`, 'utf8').digest('hex').slice(0, 24);
-    return { userId, tokenId: `web_${id}`, kind: 'personal', scopes: [...BROWSER_SESSION_SCOPES], expiresAt: null };
+    return {
+      userId,
+      tokenId: `web_${id}`,
+      kind: 'personal',
+      scopes: [...BROWSER_SESSION_SCOPES],
+      expiresAt: null,
+    };
   }
 }
 

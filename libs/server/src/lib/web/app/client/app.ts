@@ -158,7 +158,9 @@ function rememberRunning(running: Running | null): void {
 function recalledRunning(): Running | null {
   try {
     const value = JSON.parse(sessionStorage.getItem(RUNNING_KEY) ?? 'null') as Running | null;
-    return value && typeof value.queryId === 'string' && typeof value.discussionId === 'string' ? value : null;
+    return value && typeof value.queryId === 'string' && typeof value.discussionId === 'string'
+      ? value
+      : null;
   } catch {
     return null;
   }
@@ -216,12 +218,18 @@ class AnswerView {
   call(callId: string, tool: string, args: unknown, state: string): HTMLElement {
     let box = this.calls.get(callId);
     if (!box) {
+      // The call's name and state always show; what it was given and what it answered open on demand.
       box = element(
         'div',
         { className: 'tool' },
         element('span', { className: 'name', text: tool }),
         element('span', { className: 'state' }),
-        scrollable(element('pre', { className: 'args', text: JSON.stringify(args ?? {}, null, 1) })),
+        element(
+          'details',
+          {},
+          element('summary', { text: 'Details' }),
+          scrollable(element('pre', { className: 'args', text: JSON.stringify(args ?? {}, null, 1) })),
+        ),
       );
       box.setAttribute('role', 'group');
       box.setAttribute('aria-label', `Tool call ${tool}`);
@@ -235,6 +243,8 @@ class AnswerView {
   askConfirmation(queryId: string, callId: string, tool: string, args: unknown): void {
     const box = this.call(callId, tool, args, 'waiting for your answer');
     if (box.querySelector('.actions')) return;
+    // What is about to be done is shown before the question.
+    box.querySelector('details')?.setAttribute('open', '');
     const approve = element('button', { className: 'primary', text: 'Approve' });
     const deny = element('button', { className: 'danger', text: 'Deny' });
     approve.type = deny.type = 'button';
@@ -263,8 +273,13 @@ class AnswerView {
   completed(callId: string, tool: string, status: string, output: unknown, error: unknown): void {
     const box = this.call(callId, tool, {}, status === 'ok' ? 'done' : status);
     box.querySelector('.actions')?.remove();
-    const shown = typeof error === 'string' ? error : output === undefined ? '' : JSON.stringify(output, null, 1);
-    if (shown) box.append(scrollable(element('pre', { className: 'output', text: shown.slice(0, 4000) })));
+    const shown =
+      typeof error === 'string' ? error : output === undefined ? '' : JSON.stringify(output, null, 1);
+    if (shown) {
+      box
+        .querySelector('details')
+        ?.append(scrollable(element('pre', { className: 'output', text: shown.slice(0, 4000) })));
+    }
   }
 }
 
@@ -296,7 +311,9 @@ function apply(view: AnswerView, queryId: string, event: QueryEvent): boolean {
       view.finish(String(event['text'] ?? ''));
       break;
     case 'query.failed':
-      view.setStatus(`Failed: ${String((event['error'] as { message?: string } | undefined)?.message ?? '')}`);
+      view.setStatus(
+        `Failed: ${String((event['error'] as { message?: string } | undefined)?.message ?? '')}`,
+      );
       break;
     case 'query.incomplete':
       view.setStatus(`Stopped (${String(event['reason'] ?? '')}).`);
@@ -310,12 +327,18 @@ function apply(view: AnswerView, queryId: string, event: QueryEvent): boolean {
  * Follows a query's stream to its end: the response given, then, should it drop before the last event, the
  * stream again after the last event seen (`Last-Event-ID`), a few times with a growing pause.
  */
-async function follow(view: AnswerView, queryId: string, first: Response | null, after: number): Promise<void> {
+async function follow(
+  view: AnswerView,
+  queryId: string,
+  first: Response | null,
+  after: number,
+): Promise<void> {
   let lastId = after;
   let response = first;
   for (let attempt = 0; attempt <= RESUME_TRIES; attempt++) {
     if (!response) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 250 * 2 ** attempt)));
+      if (attempt > 0)
+        await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 250 * 2 ** attempt)));
       const headers: Record<string, string> = { accept: 'text/event-stream' };
       if (lastId > 0) headers['last-event-id'] = String(lastId);
       try {
@@ -518,7 +541,9 @@ async function loadMemories(query = ''): Promise<void> {
     const page = await apiJson<{ data: Memory[] }>(path);
     const list = byId('memory-list');
     if (page.data.length === 0) {
-      list.replaceChildren(element('li', { className: 'muted', text: query ? 'No memory matches.' : 'No memories yet.' }));
+      list.replaceChildren(
+        element('li', { className: 'muted', text: query ? 'No memory matches.' : 'No memories yet.' }),
+      );
       return;
     }
     list.replaceChildren(...page.data.map(memoryItem));
@@ -609,7 +634,8 @@ async function startChat(): Promise<void> {
     }
   });
   byId('stop').addEventListener('click', () => {
-    if (runningQuery) void api(`/queries/${encodeURIComponent(runningQuery)}/cancel`, { method: 'POST' }).catch(report);
+    if (runningQuery)
+      void api(`/queries/${encodeURIComponent(runningQuery)}/cancel`, { method: 'POST' }).catch(report);
   });
   byId('new-discussion').addEventListener('click', () => {
     history.pushState(null, '', '#');
