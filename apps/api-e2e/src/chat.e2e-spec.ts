@@ -91,6 +91,22 @@ describe('`assistant chat` against a real `assistant serve`', () => {
     expect(mistaken.stderr).toMatch(/Nonexistent flag: --no-such-flag/);
   });
 
+  it('exits 3 when an action was refused and 4 when one failed, says which on stderr, and lists the statuses in its help', async () => {
+    const refused = await chat(['write "milk and eggs" to shopping.txt']);
+    expect(refused.stdout).toBe("I couldn't do that: you did not approve it, so it was not done.\n");
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/^assistant: not done: files_write was refused$/m);
+
+    const failed = await chat(['read no-such-file.txt']);
+    expect(failed.stdout).toMatch(/^I couldn't do that: /);
+    expect(failed.code).toBe(4);
+    expect(failed.stderr).toMatch(/^assistant: not done: files_read \(.*no-such-file\.txt.*\) failed$/m);
+
+    const help = await run(BUILT.cli, ['chat', '--help'], {});
+    expect(help.stdout).toMatch(/^\s+3 {2}answered, but an action was refused/m);
+    expect(help.stdout).toMatch(/^\s+4 {2}answered, but an action failed/m);
+  });
+
   it('says in one line when the server cannot be reached, or refuses the token, and exits non-zero', async () => {
     const unreachable = await chat(['--url', 'http://127.0.0.1:9', '--token', 'asp_x', 'hello']);
     expect(unreachable.code).not.toBe(0);

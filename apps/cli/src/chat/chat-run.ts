@@ -8,6 +8,7 @@ import type { AssistantClient, CreateQuery, QueryEvent } from '@assistant/client
 import { resolveConnection, type ResolvedConnection } from '@assistant/client/local';
 import { tokenSource, unreachable, type ClientModule } from '../lib/request-failures';
 import type { ChatFlagValues } from './chat-flags';
+import { EXIT_CODES } from './exit-codes';
 
 /** How the run ended: the exit code, and the line for stderr when it is not 0. */
 export interface Outcome {
@@ -15,8 +16,8 @@ export interface Outcome {
   message?: string;
 }
 
-export const EXIT_USAGE = 2;
-const EXIT_INTERRUPTED = 130;
+export const EXIT_USAGE = EXIT_CODES.usage.code;
+const EXIT_INTERRUPTED = EXIT_CODES.interrupted.code;
 
 /**
  * `assistant chat` once its command line is parsed (by oclif or by the fast path): asks, streams the answer, and
@@ -52,7 +53,7 @@ export async function runChat(textArgument: string | undefined, flags: ChatFlagV
       validateResponses: false,
     });
   } catch (error) {
-    return { code: 1, message: error instanceof Error ? error.message : String(error) };
+    return { code: EXIT_CODES.failed.code, message: error instanceof Error ? error.message : String(error) };
   }
 
   const body: CreateQuery = { text };
@@ -84,6 +85,9 @@ class QueryRun {
   private wroteText = false;
   private interrupted = false;
   private stdoutClosed = false;
+  /** The actions (tool calls) of the run that were refused, and those that failed, with their errors. */
+  private readonly refused: string[] = [];
+  private readonly failed: string[] = [];
 
   constructor(
     private readonly lib: ClientModule,
@@ -108,7 +112,7 @@ class QueryRun {
         ? { code: EXIT_INTERRUPTED, message: this.queryId ? `cancelled query ${this.queryId}` : 'cancelled' }
         : this.controller.signal.aborted
           ? { code: 0 }
-          : { code: 1, message: this.describe(error) };
+          : { code: EXIT_CODES.failed.code, message: this.describe(error) };
     } finally {
       process.off('SIGINT', onSigint);
     }
@@ -129,7 +133,7 @@ class QueryRun {
       if (outcome) return outcome;
     }
     // The client only ends the iteration after a terminal event, which returned above.
-    return { code: 1, message: 'the stream ended without a result' };
+    return { code: EXIT_CODES.failed.code, message: 'the stream ended without a result' };
   }
 
   private async handle(event: QueryEvent): Promise<Outcome | undefined> {
@@ -148,6 +152,9 @@ class QueryRun {
         this.activity(
           `← ${event.tool}: ${event.status}${event.error ? ` (${oneLine(event.error, 100)})` : ''}`,
         );
+        if (event.status === 'denied') this.refused.push(event.tool);
+        if (event.status === 'error')
+          this.failed.push(`${event.tool}${event.error ? ` (${oneLine(event.error, 200)})` : ''}`);
         return undefined;
       case 'tool_call.awaiting_confirmation':
         await this.confirm(event);
@@ -158,14 +165,25 @@ class QueryRun {
       case 'query.completed':
         // A model that does not stream still gives the whole text here.
         if (!this.options.json && !this.wroteText) this.writeText(event.text);
-        return { code: 0 };
+        return this.completed();
       case 'query.failed':
-        return { code: 1, message: `the query failed: ${event.error.detail}` };
+        return { code: EXIT_CODES.failed.code, message: `the query failed: ${event.error.detail}` };
       case 'query.incomplete':
-        return { code: 1, message: `the query did not complete: ${INCOMPLETE_REASONS[event.reason]}` };
+        return { code: EXIT_CODES.failed.code, message: `the query did not complete: ${INCOMPLETE_REASONS[event.reason]}` };
       default:
         return undefined;
     }
+  }
+
+  /** An answer is a success only when every action of it was done: a refused or failed one says so, non-zero. */
+  private completed(): Outcome {
+    if (this.failed.length > 0) {
+      return { code: EXIT_CODES.toolFailed.code, message: `not done: ${this.failed.join('; ')} failed` };
+    }
+    if (this.refused.length > 0) {
+      return { code: EXIT_CODES.refused.code, message: `not done: ${this.refused.join(', ')} was refused` };
+    }
+    return { code: EXIT_CODES.ok.code };
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Args, Command } from '@oclif/core';
 import { CHAT_FLAGS, CHAT_TEXT_ARGUMENT } from '../chat/chat-flags';
+import { describeExitCodes } from '../chat/exit-codes';
 import { booleanFlag, directoryFlag, stringFlag } from '../lib/oclif-flags';
 
 export default class Chat extends Command {
@@ -9,7 +10,8 @@ export default class Chat extends Command {
 
 By default it talks to the server on this machine (http://127.0.0.1:7747) with the token that "assistant serve" wrote to <data-dir>/credentials.json: nothing to configure. For another server give --url and --token, or set ASSISTANT_BASE_URL and ASSISTANT_API_TOKEN.
 
-The exit status is 0 only when the query completed; a server that cannot be reached, a refused token, a failed or incomplete query each print one line on stderr and exit non-zero.`;
+The exit status is 0 only when the query completed and every action it took was done; anything else prints one line on stderr and exits non-zero:
+${describeExitCodes()}`;
 
   static override examples = [
     {
