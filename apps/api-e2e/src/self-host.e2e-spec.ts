@@ -1,9 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Account, ListEnvelope, Memory, Problem } from '@assistant/contracts';
 import { ApiClient } from './support/http';
-import { BUILT, run, startServer, type ServerProcess } from './support/processes';
+import { BUILT, childEnv, run, startServer, type ServerProcess } from './support/processes';
+import { dropSchema, freshSchemaUrl } from './support/targets';
 import { readStream } from './support/sse';
 
 describe('the self-hosted server and `assistant serve`', () => {
@@ -76,6 +78,90 @@ describe('the self-hosted server and `assistant serve`', () => {
     );
     expect(second.stderr.trim().split('\n')).toHaveLength(1);
     expect((await new ApiClient(first.url, credentials().token).get('/me')).status).toBe(200);
+  });
+
+  it('remembers the PostgreSQL database it was set up with: accounts add and the next serve use it without the URL', async () => {
+    const pg = freshSchemaUrl();
+    try {
+      const first = await serve(['--database-url', pg.url]);
+      expect(statSync(join(dataDir, 'database.json')).mode & 0o777).toBe(0o600);
+      const added = await run(
+        BUILT.cli,
+        ['accounts', 'add', '--data-dir', dataDir, '--email', 'sam@example.com'],
+        {},
+      );
+      expect(added.code).toBe(0);
+      const sam = JSON.parse(added.stdout).token as string;
+      // The running server knows the account: it was made in its database, not in a new SQLite one.
+      expect((await new ApiClient(first.url, sam).get('/me')).status).toBe(200);
+      expect(existsSync(join(dataDir, 'assistant.sqlite'))).toBe(false);
+
+      expect(await first.stop()).toBe(0);
+      running.length = 0;
+      const second = await serve();
+      expect(second.output()).toContain('(PostgreSQL)');
+      expect(second.output()).not.toContain(pg.url);
+      expect((await new ApiClient(second.url, sam).get('/me')).status).toBe(200);
+      expect((await new ApiClient(second.url, credentials().token).get('/me')).status).toBe(200);
+    } finally {
+      await Promise.all(running.splice(0).map((server) => server.stop()));
+      await dropSchema(pg.schema);
+    }
+  });
+
+  it('refuses to make an empty database beside a server that runs on a PostgreSQL it does not name', async () => {
+    // A data directory set up on PostgreSQL before it remembered the database: credentials, and nothing else.
+    writeFileSync(join(dataDir, 'credentials.json'), '{"token":"asp_x","user_id":"usr_x"}\n', {
+      mode: 0o600,
+    });
+    for (const args of [
+      ['accounts', 'add', '--data-dir', dataDir, '--email', 'sam@example.com'],
+      ['serve', '--data-dir', dataDir, '--port', '0'],
+    ]) {
+      const refused = await run(BUILT.cli, args, {}, undefined, 20_000);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trim()).toMatch(/^assistant: .*uses PostgreSQL; give its --database-url/);
+      expect(existsSync(join(dataDir, 'assistant.sqlite'))).toBe(false);
+    }
+  });
+
+  it('writes its log lines readably on a terminal, and as JSON lines anywhere else', async () => {
+    // A custom tool module that cannot load: one warning line at start.
+    mkdirSync(join(dataDir, 'tools'));
+    writeFileSync(join(dataDir, 'tools', 'broken.mjs'), 'export default {;\n');
+    const piped = await serve();
+    expect(piped.output()).toMatch(/^\{"level":40,.*"msg":"custom tool module .*broken\.mjs skipped: /m);
+    expect(await piped.stop()).toBe(0);
+    running.length = 0;
+
+    // `script` gives the server a terminal of its own.
+    const node = process.env.ASSISTANT_E2E_NODE ?? process.execPath;
+    const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+    const command = [node, BUILT.cli, 'serve', '--data-dir', dataDir, '--port', '0'].map(quoted).join(' ');
+    const terminal = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: childEnv({ NO_COLOR: '1' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    terminal.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    terminal.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    const closed = new Promise((resolve) => terminal.on('close', resolve));
+    try {
+      const until = Date.now() + 20_000;
+      while (!(output.includes('Press Ctrl+C') && output.includes('skipped')) && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(output).toContain('Assistant is running at');
+      expect(output).toMatch(
+        /^\d\d:\d\d:\d\d WARN {2}\[CustomTools\] custom tool module .*broken\.mjs skipped: syntax error/m,
+      );
+      expect(output).not.toMatch(/^\{/m);
+      expect(output).not.toContain('"level"');
+    } finally {
+      process.kill(-terminal.pid!, 'SIGTERM');
+      await closed;
+    }
   });
 
   it('takes over a lock left by a server that no longer runs', async () => {

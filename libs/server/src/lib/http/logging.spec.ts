@@ -1,6 +1,6 @@
 import { startInProcessApp } from '../../testing/in-process-app';
 import type { FastifyBaseLogger } from 'fastify';
-import { lazyChildLogger, safeUrl } from './logging';
+import { lazyChildLogger, prettyLogLine, safeUrl, terminalLogDestination } from './logging';
 
 describe('safeUrl', () => {
   it.each([
@@ -32,6 +32,53 @@ it('never writes a token or search text from the URL to the log, even at info le
   } finally {
     await api.close();
   }
+});
+
+describe('log lines on a terminal', () => {
+  it('are the JSON lines made readable, with the same fields and so never a token or search text', async () => {
+    const api = await startInProcessApp({ config: { logLevel: 'info' } });
+    try {
+      await api.inject({
+        method: 'GET',
+        url: '/api/v1/memories?access%5Ftoken=tok_leaked&q=sister+birthday',
+      });
+      const request = api.logs().find((line) => line.msg === 'request')!;
+      const pretty = prettyLogLine(JSON.stringify(request));
+      expect(pretty).toMatch(
+        /^\d\d:\d\d:\d\d INFO {2}request {2}request_id=\S+ method=GET url=\/api\/v1\/memories\?access%5Ftoken=\[redacted\]&q=\[redacted\] status_code=401 response_time_ms=[\d.]+\n$/,
+      );
+      expect(pretty).not.toMatch(/tok_leaked|sister/);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('show a warning with its context, fields and error stack, and pass a line that is no JSON as it is', () => {
+    const line = JSON.stringify({
+      level: 40,
+      time: Date.UTC(2026, 10, 26, 9, 5, 7),
+      pid: 1,
+      hostname: 'vm',
+      context: 'CustomTools',
+      file: '/data/tools/a b.mjs',
+      msg: 'custom tool module skipped',
+      err: { message: 'boom', stack: 'Error: boom\n    at x (y.js:1:1)' },
+    });
+    expect(prettyLogLine(line).replace(/^\d\d:\d\d:\d\d/, 'hh:mm:ss')).toBe(
+      'hh:mm:ss WARN  [CustomTools] custom tool module skipped  file="/data/tools/a b.mjs"\n' +
+        '    Error: boom\n        at x (y.js:1:1)\n',
+    );
+    expect(prettyLogLine('plain text')).toBe('plain text\n');
+  });
+
+  it('are chosen for a terminal only: anything else keeps the JSON lines', () => {
+    const written: string[] = [];
+    const out = (isTTY: boolean) =>
+      ({ isTTY, write: (text: string) => written.push(text) }) as unknown as NodeJS.WriteStream;
+    expect(terminalLogDestination(out(false), {})).toBeUndefined();
+    terminalLogDestination(out(true), { NO_COLOR: '1' })!.write('{"level":30,"msg":"hello"}\n');
+    expect(written).toEqual([expect.stringMatching(/^\d\d:\d\d:\d\d INFO {2}hello\n$/)]);
+  });
 });
 
 describe('lazyChildLogger', () => {

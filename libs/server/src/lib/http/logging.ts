@@ -200,3 +200,69 @@ export class PinoNestLogger implements LoggerService {
     return context ? { context, ...base } : base;
   }
 }
+
+/** pino's numbers for its levels, as the pretty lines name them. */
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
+
+/** Fields every JSON line has that a person at a terminal does not need (or that the line's start shows). */
+const UNSHOWN_FIELDS = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'context', 'err']);
+
+/**
+ * Where the log lines go for a person at a terminal: the same lines, picked by the same serializers (so nothing
+ * more is shown than the JSON would hold), written as `12:03:04 WARN  message  key=value …` so that they read
+ * like the lines `assistant serve` prints itself. Any other stdout (a pipe, a file, a service manager) keeps the
+ * JSON lines a log collector reads: `undefined` then, pino's default.
+ */
+export function terminalLogDestination(
+  out: NodeJS.WriteStream = process.stdout,
+  env: NodeJS.ProcessEnv = process.env,
+): { write(line: string): void } | undefined {
+  if (!out.isTTY) return undefined;
+  const colors = !env['NO_COLOR'] && env['TERM'] !== 'dumb';
+  return { write: (line: string) => void out.write(prettyLogLine(line, colors)) };
+}
+
+/** One JSON log line as a line for a terminal; a line that is not JSON is written as it is. */
+export function prettyLogLine(line: string, colors = false): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line.endsWith('\n') ? line : `${line}\n`;
+  }
+  const level = LEVEL_NAMES[entry['level'] as number] ?? String(entry['level']);
+  const time = new Date(typeof entry['time'] === 'number' ? entry['time'] : Date.now());
+  const clock = [time.getHours(), time.getMinutes(), time.getSeconds()]
+    .map((part) => String(part).padStart(2, '0'))
+    .join(':');
+  const context = typeof entry['context'] === 'string' ? `[${entry['context']}] ` : '';
+  const fields = Object.entries(entry)
+    .filter(([name, value]) => !UNSHOWN_FIELDS.has(name) && value !== undefined)
+    .map(([name, value]) => `${name}=${fieldText(value)}`);
+  const error = entry['err'] as { message?: unknown; stack?: unknown } | undefined;
+  const stack = typeof error?.stack === 'string' ? `\n${indent(error.stack)}` : '';
+  const paint = (code: number, text: string) => (colors ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const levelColor = level === 'WARN' ? 33 : level === 'ERROR' || level === 'FATAL' ? 31 : 2;
+  return `${paint(2, clock)} ${paint(levelColor, level.padEnd(5))} ${context}${String(entry['msg'] ?? '')}${
+    fields.length > 0 ? `  ${paint(2, fields.join(' '))}` : ''
+  }${stack}\n`;
+}
+
+function fieldText(value: unknown): string {
+  if (typeof value === 'string') return /[\s"]/.test(value) || value === '' ? JSON.stringify(value) : value;
+  return JSON.stringify(value) ?? String(value);
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
+}

@@ -16,6 +16,8 @@ import { ensureOwner } from './owner-account';
 import { createAccount, parseScopeList, type CreatedAccount } from '../accounts/create-account';
 import { issueSignInLink } from '../web/sign-in-links';
 import { CustomTools } from '../tools/custom/custom-tools';
+import { terminalLogDestination } from '../http/logging';
+import { refuseUnknownDatabase, rememberDatabase, rememberedDatabase } from './remembered-database';
 
 /** The flags of `assistant serve`: `model` is the default model, and so on (config/settings.ts). */
 export type SelfHostOptions = SelfHostFlags;
@@ -47,7 +49,9 @@ export function selfHostConfig(
   return {
     deployment: 'self-hosted',
     ...deploymentConfig(settings),
-    database: settings.ASSISTANT_DATABASE_URL ?? { dialect: 'sqlite', file: sqliteFileIn(dataDir) },
+    // A data directory set up with PostgreSQL remembers it (remembered-database.ts): a URL given wins.
+    database: settings.ASSISTANT_DATABASE_URL ??
+      rememberedDatabase(dataDir) ?? { dialect: 'sqlite', file: sqliteFileIn(dataDir) },
     tokenCacheTtlMs: 60_000,
     secretsKey: settings.ASSISTANT_SECRETS_KEY,
     dataDir,
@@ -81,7 +85,14 @@ export async function startSelfHost(
   }
   const lock = lockDataDir(config.dataDir);
   try {
+    refuseUnknownDatabase(config.dataDir, config.database);
     const storage = await openStorageFor(config.database, 'run');
+    try {
+      rememberDatabase(config.dataDir, config.database);
+    } catch (error) {
+      await storage.close();
+      throw new OperatorError(`cannot write to ${config.dataDir}: ${(error as Error).message}`);
+    }
     const credentialsFile = credentialsFileIn(config.dataDir);
     let owner;
     try {
@@ -90,7 +101,13 @@ export async function startSelfHost(
       await storage.close();
       throw error;
     }
-    const parts = { storage, rateLimits: new MemoryRateLimitStore(), queryEvents: new MemoryQueryEventLog() };
+    const parts = {
+      storage,
+      rateLimits: new MemoryRateLimitStore(),
+      queryEvents: new MemoryQueryEventLog(),
+      // Readable lines on a terminal, beside the ones `assistant serve` prints; JSON lines anywhere else.
+      logDestination: terminalLogDestination(),
+    };
     const server = await listen(config, parts, () => lock.release()).catch(async (error: unknown) => {
       await storage.close();
       throw error;
@@ -138,6 +155,7 @@ export async function addSelfHostAccount(
 ): Promise<CreatedAccount> {
   const config = selfHostConfig(options, env);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  refuseUnknownDatabase(config.dataDir, config.database);
   const storage = await openStorageFor(config.database, 'run');
   try {
     return await createAccount(storage, {
