@@ -50,6 +50,9 @@ ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = xoauth2 oauthbearer
 auth_username_format = %Ln
+# Tests refuse tokens on purpose, all from 127.0.0.1: no delay after a failure, and no penalty growing with each
+# failure from one address (anvil's auth penalty is off when its socket cannot be opened).
+auth_failure_delay = 0
 first_valid_uid = 1
 hostname = mail.example.test
 passdb {
@@ -75,6 +78,11 @@ namespace inbox {
 }
 submission_relay_host = 127.0.0.1
 submission_relay_port = 10025
+service anvil {
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
+}
 service imap-login {
   inet_listener imap {
     address = 127.0.0.1

@@ -128,6 +128,7 @@ describe('a mailbox signed in with OAuth (Dovecot checking the token by introspe
     expect((refused as Error).message).toMatch(
       /^IMAP login to 127\.0\.0\.1 failed: .*authentication failure/i,
     );
+    expect((refused as Error).message).not.toContain('not-a-token-of-the-provider');
   });
 
   it('gets a new access token when the server refuses an expired one, for IMAP and SMTP alike', async () => {
