@@ -154,7 +154,7 @@ function declaredProviders(): string[] {
       filesIn(`libs/tools/${family}/src/lib`, (name) => /(?<!\.spec|\.family)\.ts$/.test(name)),
     )
     .flatMap((file) =>
-      [...read(file).matchAll(/\bname: '([a-z][a-z0-9]*)',\s*\n\s*description:/g)].map((m) => m[1]),
+      [...read(file).matchAll(/\bname: '([a-z][a-z0-9-]*)',\s*\n\s*description:/g)].map((m) => m[1]),
     );
 }
 
