@@ -366,6 +366,22 @@ describe('the settings of the composition roots', () => {
     );
   });
 
+  it('stops the hosted API on a mail server URL or a sender that is not one, without repeating the URL', () => {
+    expect(startupLine(() => hosted({ ASSISTANT_SMTP_URL: 'http://user:hunter2@mail.example.com' }))).toBe(
+      'assistant: ASSISTANT_SMTP_URL must be an smtp:// or smtps:// URL',
+    );
+    expect(
+      startupLine(() =>
+        hosted({ ASSISTANT_SMTP_URL: 'smtps://mail.example.com', ASSISTANT_MAIL_FROM: 'me' }),
+      ),
+    ).toBe(
+      'assistant: ASSISTANT_MAIL_FROM must be an email address, such as assistant@example.com (got "me")',
+    );
+    expect(startupLine(() => hosted({ ASSISTANT_SMTP_URL: 'smtps://user:hunter2@mail.example.com' }))).toBe(
+      'assistant: ASSISTANT_SMTP_URL is set but ASSISTANT_MAIL_FROM is not: say who the mail is from',
+    );
+  });
+
   it('has a bad-value case for every setting that can refuse one', () => {
     // These take any text: a model name is checked below against its provider, a key or a path as it is.
     const anyText = [
@@ -379,8 +395,13 @@ describe('the settings of the composition roots', () => {
       'ASSISTANT_TOOLS_DIR',
       'ASSISTANT_REDIS_KEY_PREFIX',
     ];
-    // Hosted only, with a case of its own above.
-    const covered = new Set([...BAD_VALUES.map(([variable]) => variable), 'ASSISTANT_REDIS_URL']);
+    // Hosted only, with cases of their own above.
+    const covered = new Set([
+      ...BAD_VALUES.map(([variable]) => variable),
+      'ASSISTANT_REDIS_URL',
+      'ASSISTANT_SMTP_URL',
+      'ASSISTANT_MAIL_FROM',
+    ]);
     for (const schema of [SELF_HOST_SETTINGS, HOSTED_SETTINGS]) {
       const uncovered = Object.keys(schema.shape).filter(
         (name) => !covered.has(name) && !anyText.includes(name),
