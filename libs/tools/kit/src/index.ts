@@ -44,6 +44,7 @@ export type {
 export {
   cleanSlot,
   IntentMatcher,
+  misreadExamples,
   readRequest,
   SHARED_RULES,
   sayable,

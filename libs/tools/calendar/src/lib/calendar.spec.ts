@@ -1,3 +1,4 @@
+import { IntentMatcher, misreadExamples, type IntentContext, type WhenRange } from '@assistant/tool-kit';
 import { randomBytes } from 'node:crypto';
 import { calendarFamily } from './calendar.family';
 import { caldavProvider } from './caldav.provider';
@@ -129,6 +130,15 @@ beforeAll(async () => {
   );
 });
 
+/** A request's context with a day the test names: the kit leaves the reading of days to the model. */
+const contextWith = (day?: Partial<WhenRange>): IntentContext => ({
+  now: new Date('2026-12-03T10:00:00Z'),
+  timeZone: 'UTC',
+  when: () => day && { start: '', end: '', hasTime: false, startDay: '', endDay: '', ...day },
+  known: () => undefined,
+  last: () => undefined,
+});
+
 describe('a CalDAV calendar (Radicale)', () => {
   it('expands a recurring event over a range, honouring a skipped and a moved occurrence', async () => {
     const { events } = await calendarListEvents.handler(
@@ -218,28 +228,27 @@ describe('the calendar family', () => {
     expect(timeOf('25')).toBeUndefined();
   });
 
-  it('understands every example of its phrasings, and resolves them to the right times', () => {
-    const act = (text: string) => {
-      for (const rule of calendarFamily.phrases) {
-        for (const pattern of rule.patterns) {
-          const match = text.replace(/[.!]+$/, '').match(pattern);
-          if (match) return rule.act(match, text, at);
-        }
-      }
-      return undefined;
-    };
-    for (const example of calendarFamily.phrases.flatMap((r) => r.examples)) {
-      expect({ example, kind: act(example)?.kind }).toEqual({ example, kind: 'tool' });
-    }
-    expect(act("what's on my calendar tomorrow?")).toEqual({
+  it('understands every example of its intents, and takes the day the model read', () => {
+    expect(misreadExamples(calendarFamily.intents!)).toEqual([]);
+    const matcher = new IntentMatcher([calendarFamily.intents!]);
+    const tomorrow = { start: '2026-12-04T00:00:00+01:00', end: '2026-12-05T00:00:00+01:00' };
+    expect(matcher.match("what's on my calendar tomorrow?", contextWith(tomorrow))?.action).toEqual({
       kind: 'tool',
       tool: 'calendar_list_events',
       input: { from: '2026-12-04T00:00:00+01:00', to: '2026-12-05T00:00:00+01:00' },
     });
-    expect(act('add lunch with Sam on Friday at 1pm')).toEqual({
+    const friday = { start: '2026-12-04T13:00:00+01:00', end: '2026-12-04T14:00:00+01:00', hasTime: true };
+    expect(matcher.match('add lunch with Sam on Friday at 1pm', contextWith(friday))?.action).toEqual({
       kind: 'tool',
       tool: 'calendar_create_event',
       input: { title: 'Lunch with Sam', start: '2026-12-04T13:00:00+01:00' },
+    });
+    // A day without a time is no moment to add an event at: the model asks.
+    expect(
+      matcher.match('add yoga on monday', contextWith({ startDay: '2026-12-07' }))?.action,
+    ).toMatchObject({
+      kind: 'text',
+      text: expect.stringMatching(/^At what time on 2026-12-07\?/),
     });
   });
 

@@ -1,3 +1,4 @@
+import { IntentMatcher, misreadExamples, type IntentContext } from '@assistant/tool-kit';
 import { randomBytes } from 'node:crypto';
 import { ImapFlow } from 'imapflow';
 import { emailFamily } from './email.family';
@@ -246,22 +247,26 @@ describe('a mailbox on Dovecot and OpenSMTPD', () => {
 });
 
 describe('the email family', () => {
-  it('understands every example of its phrasings', () => {
-    for (const rule of emailFamily.phrases) {
-      for (const example of rule.examples) {
-        const text = example.replace(/[.!]+$/, '');
-        expect({ example, matched: rule.patterns.some((p) => p.test(text)) }).toEqual({
-          example,
-          matched: true,
-        });
-      }
-    }
-    const [search] = emailFamily.phrases;
-    const at = { now: new Date(), timeZone: 'UTC' };
-    expect(search.act('any new mail from my landlord?'.match(search.patterns[0])!, '', at)).toEqual({
+  it('understands every example of its intents, the sender and the topic without their articles', () => {
+    expect(misreadExamples(emailFamily.intents!)).toEqual([]);
+    const matcher = new IntentMatcher([emailFamily.intents!]);
+    const context: IntentContext = {
+      now: new Date(),
+      timeZone: 'UTC',
+      when: () => undefined,
+      known: (kind, words) =>
+        kind === 'sender' && words === 'garage' ? 'service@garage.example' : undefined,
+      last: () => undefined,
+    };
+    expect(matcher.match('any new mail from my landlord?', context)?.action).toEqual({
       kind: 'tool',
       tool: 'email_search',
       input: { from: 'landlord', unread: true, limit: 5 },
+    });
+    expect(matcher.match('did the garage email me about a fee', context)?.action).toEqual({
+      kind: 'tool',
+      tool: 'email_search',
+      input: { from: 'service@garage.example', text: 'fee', limit: 5 },
     });
   });
 

@@ -24,7 +24,11 @@ function datesOf(words: string | undefined, context: IntentContext): { since?: s
   return range ? { since: range.start.slice(0, 10), before: range.end.slice(0, 10) } : {};
 }
 
+/** "did i get an email": "i get an" is no sender. */
+const NOT_A_SENDER = /^(?:i|we|you|me|us|it)\b/i;
+
 function search(slots: Slots, context: IntentContext, unread: boolean) {
+  if (slots['sender'] && NOT_A_SENDER.test(slots['sender'])) return undefined;
   const from = senderOf(slots['sender'], context);
   return {
     kind: 'tool' as const,
@@ -79,7 +83,13 @@ export const emailIntents: FamilyIntents = {
         '<asked> [new] (mail|email|emails) {when}',
         '[<asked>|<find>] [any|some] (new|unread) <mail> from {sender} [{when}]',
       ],
-      examples: ['any new mail?', 'do I have unread emails', 'did i get any mail today'],
+      examples: [
+        'any new mail?',
+        'do I have unread emails',
+        'did i get any new mail today',
+        'any new mail from my landlord?',
+        'any new emails from Sam',
+      ],
       act: (slots, context) => search(slots, context, true),
       offers: { tool: 'email_search', can: 'search your mail ("any new mail from …?")' },
     },
@@ -97,8 +107,7 @@ export const emailIntents: FamilyIntents = {
         '<mail> (from|by) {sender}',
       ],
       examples: [
-        'any new mail from my landlord?',
-        'any new emails from Sam',
+        'any mail from my landlord?',
         'did I get mail from the bank?',
         'did the bank email me about the loan?',
         'did Sam write to me about the party',
@@ -108,7 +117,7 @@ export const emailIntents: FamilyIntents = {
     {
       intent: 'email.about',
       templates: [
-        '[<asked>|<find>] [any|some|the] [new] <mail> <about> {topic} [{when}]',
+        '[<asked>|<find>] [any|some|the|a|an] [new] <mail> <about> {topic} [{when}]',
         '<asked> [anything|something|any news] <about> {topic} in <my> (mail|inbox|email)',
         '(search|check) <my> (mail|inbox|email|emails) for {topic}',
         "(find|where is|where's) the (email|mail|message) <about> {topic}",

@@ -1,3 +1,4 @@
+import { IntentMatcher, misreadExamples, type IntentContext } from '@assistant/tool-kit';
 import { execFileSync } from 'node:child_process';
 import {
   closeSync,
@@ -261,20 +262,29 @@ describe('the local provider', () => {
 describe('the files family', () => {
   const at = { now: new Date(), timeZone: 'UTC' };
 
-  it('understands every example of its phrasings', () => {
-    for (const rule of filesFamily.phrases) {
-      for (const example of rule.examples) {
-        const text = example.replace(/[.!]+$/, '');
-        const match = rule.patterns.map((p) => text.match(p)).find(Boolean);
-        expect({ example, matched: Boolean(match) }).toEqual({ example, matched: true });
-      }
-    }
-    const write = filesFamily.phrases.find((r) => r.intent === 'files.write');
-    const match = 'write "milk and eggs" to shopping.txt'.match(write!.patterns[0]);
-    expect(write!.act(match!, '', at)).toEqual({
+  it('understands every example of its intents, and names a new note from its words', () => {
+    expect(misreadExamples(filesFamily.intents!)).toEqual([]);
+    const matcher = new IntentMatcher([filesFamily.intents!]);
+    const context: IntentContext = {
+      ...at,
+      when: () => undefined,
+      known: () => undefined,
+      last: () => undefined,
+    };
+    expect(matcher.match('write "milk and eggs" to shopping.txt', context)?.action).toEqual({
       kind: 'tool',
       tool: 'files_write',
       input: { path: 'shopping.txt', text: 'milk and eggs\n' },
+    });
+    expect(matcher.match('save a note called packing list that says passport', context)?.action).toEqual({
+      kind: 'tool',
+      tool: 'files_write',
+      input: { path: 'packing-list.txt', text: 'passport\n' },
+    });
+    expect(matcher.match('overwrite shopping.txt with bread', context)?.action).toEqual({
+      kind: 'tool',
+      tool: 'files_write',
+      input: { path: 'shopping.txt', text: 'bread\n', overwrite: true },
     });
   });
 

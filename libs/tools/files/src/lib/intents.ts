@@ -118,7 +118,6 @@ export const filesIntents: FamilyIntents = {
         'write "milk and eggs" to shopping.txt',
         'put buy stamps into notes/todo.txt',
         'save a note called packing list that says passport, charger',
-        'overwrite shopping.txt with bread',
       ],
       act: (slots, context) => {
         const words = slots['file'];

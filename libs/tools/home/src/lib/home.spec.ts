@@ -1,3 +1,4 @@
+import { IntentMatcher, misreadExamples, type IntentContext } from '@assistant/tool-kit';
 import { randomBytes } from 'node:crypto';
 import { connectAsync, type MqttClient } from 'mqtt';
 import type { DriverEnvironment } from '@assistant/tool-kit';
@@ -202,23 +203,23 @@ describe('MQTT (Home Assistant discovery and Zigbee2MQTT, on a real broker)', ()
 });
 
 describe('the home family', () => {
-  it('understands every example of its phrasings', () => {
-    for (const rule of homeFamily.phrases) {
-      for (const example of rule.examples) {
-        const text = example.replace(/[.!]+$/, '');
-        expect({ example, matched: rule.patterns.some((p) => p.test(text)) }).toEqual({
-          example,
-          matched: true,
-        });
-      }
-    }
-    const [switching] = homeFamily.phrases;
-    const at = { now: new Date(), timeZone: 'UTC' };
-    expect(switching.act('turn the hallway light off'.match(switching.patterns[1])!, '', at)).toEqual({
+  it('understands every example of its intents', () => {
+    expect(misreadExamples(homeFamily.intents!)).toEqual([]);
+    const matcher = new IntentMatcher([homeFamily.intents!]);
+    const context: IntentContext = {
+      now: new Date(),
+      timeZone: 'UTC',
+      when: () => undefined,
+      known: () => undefined,
+      last: () => undefined,
+    };
+    expect(matcher.match('turn the hallway light off', context)?.action).toEqual({
       kind: 'tool',
       tool: 'home_set_state',
       input: { device: 'hallway light', state: 'off' },
     });
+    // A question that ends in "on" switches nothing.
+    expect(matcher.match('which floor is the office on', context)).toBeUndefined();
   });
 
   it('asks before changing a device, never before reading one', () => {

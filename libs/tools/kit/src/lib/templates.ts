@@ -663,3 +663,33 @@ export function sayable(template: string, rules: Readonly<Record<string, string>
   };
   return choice(template, 0);
 }
+
+/**
+ * The examples of a family's intents that are not read as their own intent: what a family's test expects to be
+ * empty. Days are not parsed here (the model's date parser is not the kit's): any words a `{when}` slot takes
+ * count as one, and a follow-up is tried right after a request of the first intent it follows.
+ */
+export function misreadExamples(group: IntentGroup): string[] {
+  const matcher = new IntentMatcher([group]);
+  const anyDay = {
+    start: '2026-01-01T00:00:00Z',
+    end: '2026-01-02T00:00:00Z',
+    hasTime: true,
+    startDay: '2026-01-01',
+    endDay: '2026-01-01',
+  };
+  return group.intents.flatMap((intent) =>
+    intent.examples.flatMap((example) => {
+      const context: IntentContext = {
+        now: new Date('2026-01-01T00:00:00Z'),
+        timeZone: 'UTC',
+        when: () => anyDay,
+        known: () => undefined,
+        last: () => 'example-id',
+        previous: intent.after ? { intent: intent.after[0], slots: { sender: 'Sam' } } : undefined,
+      };
+      const got = matcher.match(example, context)?.intent ?? 'nothing';
+      return got === intent.intent ? [] : [`${intent.intent}: "${example}" read as ${got}`];
+    }),
+  );
+}

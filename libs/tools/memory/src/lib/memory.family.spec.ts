@@ -1,5 +1,5 @@
 import { LIMITS, createMemorySchema } from '@assistant/contracts';
-import { parseToolInput, ToolInputError } from '@assistant/tool-kit';
+import { misreadExamples, parseToolInput, ToolInputError, type IntentContext } from '@assistant/tool-kit';
 import { memoryFamily } from './memory.family';
 import { memorySave } from './tools/memory-save.tool';
 import { memorySearch } from './tools/memory-search.tool';
@@ -49,24 +49,22 @@ describe('the memory family', () => {
     expect(notices).toEqual([{ type: 'memory.saved', memory_id: 'mem_1', content: 'Sam likes tea' }]);
   });
 
-  it('understands every example of its phrasings', () => {
-    for (const rule of memoryFamily.phrases) {
-      for (const example of rule.examples) {
-        const text = example.replace(/^please\s+/i, '').replace(/[.!]+$/, '');
-        expect({ example, matched: rule.patterns.some((p) => p.test(text)) }).toEqual({
-          example,
-          matched: true,
-        });
-      }
-    }
+  it('understands every example of its intents', () => {
+    expect(misreadExamples(memoryFamily.intents!)).toEqual([]);
   });
 
   it('strips a fact’s final stops in one pass, however many stops are inside it', () => {
-    const save = memoryFamily.phrases.find((rule) => rule.intent === 'memory.save')!;
+    const save = memoryFamily.intents!.intents.find((intent) => intent.intent === 'memory.save')!;
     const fact = `a${'.'.repeat(15_000)}b`;
     const started = performance.now();
-    const text = `remember that ${fact}!!`;
-    const action = save.act(save.patterns[0].exec(text)!, text, { now: new Date(), timeZone: 'UTC' });
+    const context: IntentContext = {
+      now: new Date(),
+      timeZone: 'UTC',
+      when: () => undefined,
+      known: () => undefined,
+      last: () => undefined,
+    };
+    const action = save.act({ text: `${fact}!!` }, context);
     expect(action).toMatchObject({ input: { content: `A${fact.slice(1)}` } });
     // Tried from each stop, a search for the final run of stops took the run's length squared (~300 ms here).
     expect(performance.now() - started).toBeLessThan(50);

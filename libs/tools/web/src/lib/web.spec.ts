@@ -1,3 +1,4 @@
+import { IntentMatcher, misreadExamples, type IntentContext } from '@assistant/tool-kit';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { addressPolicy, unmapped, type Resolver } from '@assistant/tool-kit';
@@ -209,18 +210,19 @@ describe('the web family', () => {
     });
   });
 
-  it('understands every example of its phrasings, taking the URL or the search as said', () => {
-    const context = { now: new Date(), timeZone: 'UTC' };
-    const understood = (example: string) => {
-      const text = example.replace(/[.!]+$/, '');
-      for (const rule of webFamily.phrases) {
-        const match = rule.patterns.map((p) => text.match(p)).find(Boolean);
-        if (match) return rule.act(match, text, context);
-      }
-      return undefined;
+  it('understands every example of its intents, taking the URL or the search as said', () => {
+    expect(misreadExamples(webFamily.intents!)).toEqual([]);
+    const matcher = new IntentMatcher([webFamily.intents!]);
+    const context: IntentContext = {
+      now: new Date(),
+      timeZone: 'UTC',
+      when: () => undefined,
+      known: () => undefined,
+      last: () => undefined,
     };
-    const [fetchRule, searchRule] = webFamily.phrases;
-    for (const example of fetchRule.examples) {
+    const understood = (example: string) => matcher.match(example, context)?.action;
+    const [fetchIntent, searchIntent] = webFamily.intents!.intents;
+    for (const example of fetchIntent.examples) {
       expect({ example, action: understood(example) }).toEqual({
         example,
         action: {
@@ -235,7 +237,7 @@ describe('the web family', () => {
       tool: 'web_fetch',
       input: { url: 'https://example.com/page' },
     });
-    expect(searchRule.examples.map((example) => understood(example))).toEqual(
+    expect(searchIntent.examples.map((example) => understood(example))).toEqual(
       [
         'vegan lasagne recipes',
         'the opening hours of the Louvre',
