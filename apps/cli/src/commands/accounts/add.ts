@@ -5,7 +5,7 @@ export default class AccountsAdd extends Command {
 
   static override description = `For a household that shares one server: creates another account beside the owner's and prints a personal token for it, once, as JSON. Each account sees only its own discussions and memories.
 
-Runs against the data directory (or --database-url) directly, so it works whether or not the server is running.`;
+Runs against the data directory's database directly (the PostgreSQL database it was set up with, which it remembers, or its embedded one), so it works whether or not the server is running.`;
 
   static override examples = [
     {
@@ -38,7 +38,7 @@ Runs against the data directory (or --database-url) directly, so it works whethe
       helpValue: '<path>',
     }),
     'database-url': Flags.string({
-      summary: "The server's PostgreSQL URL, if it uses one.",
+      summary: "The server's PostgreSQL URL (default: the one the data directory was set up with).",
       helpValue: '<url>',
     }),
   };

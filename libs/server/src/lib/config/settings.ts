@@ -76,7 +76,7 @@ function deploymentSettings(defaults: DeploymentDefaults) {
       flag: 'port',
     }),
     ASSISTANT_LOG_LEVEL: setting(kind.logLevel.default(defaults.logLevel), {
-      description: `${kind.LOG_LEVELS.map((level) => `\`${level}\``).join(', ')}; JSON logs on stdout, never with secrets`,
+      description: `${kind.LOG_LEVELS.map((level) => `\`${level}\``).join(', ')}; JSON log lines on stdout (readable lines when a self-hosted server's stdout is a terminal), never with secrets`,
     }),
     ASSISTANT_MODEL: setting(kind.text.default('builtin'), {
       description:
