@@ -76,7 +76,7 @@ export class PasswordPages {
       {
         method: 'GET',
         path: PAGE_PATHS.changePassword,
-        handle: (q, r) => this.hostedOnly(r, () => this.signedIn(q, r, (u) => this.changeForm(q, r, 200))),
+        handle: (q, r) => this.hostedOnly(r, () => this.signedIn(q, r, () => this.changeForm(q, r, 200))),
       },
       {
         method: 'POST',
