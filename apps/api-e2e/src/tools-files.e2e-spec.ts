@@ -49,6 +49,11 @@ describe('files through a query, with confirmation', () => {
     expect(written.stdout).toBe('I saved shopping.txt.\n');
     expect(readFileSync(join(ownFolder(), 'shopping.txt'), 'utf8')).toBe('milk and eggs\n');
 
+    // Into a folder that is not there yet: it is made.
+    const nested = await chat('--yes', 'put buy stamps into notes/todo.txt');
+    expect(nested.code).toBe(0);
+    expect(readFileSync(join(ownFolder(), 'notes', 'todo.txt'), 'utf8')).toBe('buy stamps\n');
+
     const read = await chat('read shopping.txt');
     expect(read.stdout).toBe('shopping.txt says: milk and eggs\n');
     const found = await chat('find my files about eggs');
