@@ -206,6 +206,31 @@ describe('an OAuth client connection against the provider fixture', () => {
     await expect(source.accessToken()).rejects.toBeInstanceOf(NeedsReauthError);
   });
 
+  it('gives a client registered with a short access token lifetime tokens that short, refreshed when they lapse', async () => {
+    const client = await registerClient(2);
+    const before = Date.now();
+    const granted = await connect(client);
+    expect(granted.expiresAt - before).toBeLessThanOrEqual(2_000 + 1_000);
+    const source = refreshingTokenSource({
+      definition: google,
+      client,
+      refreshToken: granted.refreshToken,
+      current: { accessToken: granted.accessToken, expiresAt: granted.expiresAt },
+      marginMs: 0,
+    });
+    await expect(source.accessToken()).resolves.toBe(granted.accessToken);
+    await new Promise((resolve) => setTimeout(resolve, granted.expiresAt - Date.now() + 100));
+    const introspected = await fetch(`${FIXTURE}/token/introspection`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from('graph-fixture:graph-fixture-secret').toString('base64')}`,
+      },
+      body: new URLSearchParams({ token: granted.accessToken }),
+    });
+    await expect(introspected.json()).resolves.toEqual({ active: false });
+    await expect(source.accessToken()).resolves.not.toBe(granted.accessToken);
+  });
+
   it('says a transient failure of the token endpoint as such, not as needs_reauth', async () => {
     const source = refreshingTokenSource({
       definition: { ...google, tokenEndpoint: 'http://127.0.0.1:9/token' },
