@@ -9,6 +9,8 @@ export type RowWriteCounts = Record<string, number>;
 export interface RowWrites {
   counts(): Promise<RowWriteCounts>;
   reset(): Promise<void>;
+  /** Runs plain SQL on the watched database (in its own dialect), e.g. a trigger that makes a write fail. */
+  run(sql: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ function watchSqlite(file: string): RowWrites {
   return {
     counts: async () => countsOf(db.prepare(`SELECT tbl, COUNT(*) AS n FROM ${LOG} GROUP BY tbl`).all()),
     reset: async () => void db.exec(`DELETE FROM ${LOG}`),
+    run: async (sql) => void db.exec(sql),
     close: async () => void db.close(),
   };
 }
@@ -71,6 +74,7 @@ async function watchPostgres(url: string, schema = 'public'): Promise<RowWrites>
     counts: async () =>
       countsOf(await dataSource.query(`SELECT tbl, COUNT(*)::integer AS n FROM ${s}.${LOG} GROUP BY tbl`)),
     reset: async () => void (await dataSource.query(`DELETE FROM ${s}.${LOG}`)),
+    run: async (sql) => void (await dataSource.query(`SET search_path TO ${s}; ${sql}`)),
     close: () => dataSource.destroy(),
   };
 }

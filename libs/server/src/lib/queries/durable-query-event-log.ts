@@ -1,8 +1,9 @@
 import { isTerminalEvent, type QueryEvent, type QueryEventBody } from '@assistant/contracts';
-import type { EventToStore, QueriesRepository, StoredQuery } from '@assistant/storage';
+import type { EventToStore, QueriesRepository, SqlStatement, StoredQuery } from '@assistant/storage';
 import { eventJson } from './event-json';
 import {
   endStatusOf,
+  type EndOptions,
   type NewQueryRecord,
   type OpenOptions,
   type QueryEventListener,
@@ -114,23 +115,41 @@ export class DurableQueryEventLog implements QueryEventLog {
     return event;
   }
 
-  async end(queryId: string, terminal: QueryEventBody, at = new Date()): Promise<QueryEvent | undefined> {
+  /**
+   * Stores the terminal event (with the query's events still pending, and its status, in one row write), then
+   * ends the query live. With `options.storeWith` (its answer), that goes in the same commit, and a failure to
+   * store them rejects, the query still running: the caller ends it otherwise. Without, a failure is told to
+   * `onError`, and the query still ends live (after a restart it reads as interrupted).
+   */
+  async end(
+    queryId: string,
+    terminal: QueryEventBody,
+    at = new Date(),
+    options: EndOptions = {},
+  ): Promise<QueryEvent | undefined> {
     if (this.ending.has(queryId)) return undefined;
     this.ending.add(queryId);
+    /** The answer's commit failed: the query runs on here until the caller ends it otherwise. */
+    let stillRunning = false;
     try {
       const record = await this.live.get(queryId);
       if (!record || record.endedAt) return undefined;
       const event = { ...terminal, sequence_number: record.lastEventId + 1 } as QueryEvent;
-      try {
-        await this.flush({ queryId, event, at });
-      } catch (error) {
-        // The answer still reaches its listeners; after a restart the query reads as interrupted.
-        this.options.onError(error, 'could not store the end of a query');
+      if (options.storeWith) {
+        stillRunning = true;
+        await this.flush({ queryId, event, at, storeWith: options.storeWith });
+        stillRunning = false;
+      } else {
+        try {
+          await this.flush({ queryId, event, at });
+        } catch (error) {
+          this.options.onError(error, 'could not store the end of a query');
+        }
       }
       return await this.live.end(queryId, terminal, at);
     } finally {
       this.ending.delete(queryId);
-      this.runningHere.delete(queryId);
+      if (!stillRunning) this.runningHere.delete(queryId);
     }
   }
 
@@ -183,31 +202,46 @@ export class DurableQueryEventLog implements QueryEventLog {
    * `retryLater`): writing a batch twice is harmless (appendEvents skips one stored already; `end` changes an
    * ended query no more), losing one would leave a hole in the stored stream, or a query "running" for ever.
    */
-  private flush(terminal?: PendingWrite & { at: Date }): Promise<void> {
+  private flush(terminal?: PendingWrite & { at: Date; storeWith?: readonly SqlStatement[] }): Promise<void> {
     this.stopFlushTimer();
-    const batch = this.pending.splice(0);
-    if (terminal) batch.push(terminal);
+    let batch = this.pending.splice(0);
+    // A terminal event stored with its answer goes with its query's pending events in a commit of their own,
+    // which is not written again when it fails: the caller ends the query otherwise.
+    let final: PendingWrite[] | undefined;
+    if (terminal?.storeWith) {
+      final = batch.filter((e) => e.queryId === terminal.queryId);
+      batch = batch.filter((e) => e.queryId !== terminal.queryId);
+    } else if (terminal) {
+      batch.push(terminal);
+    }
     const batches = [...this.retrying.splice(0), ...(batch.length > 0 ? [batch] : [])];
-    if (batches.length === 0) return Promise.resolve();
+    if (batches.length === 0 && !final) return Promise.resolve();
     return this.write(async () => {
-      for (const [i, each] of batches.entries()) {
-        try {
-          await this.writeBatch(each);
-        } catch (error) {
-          this.retryLater(batches.slice(i));
-          throw error;
+      try {
+        for (const [i, each] of batches.entries()) {
+          try {
+            await this.writeBatch(each);
+          } catch (error) {
+            this.retryLater(batches.slice(i));
+            throw error;
+          }
         }
+        if (final && terminal) await this.writeBatch([...final, terminal], terminal.storeWith);
+      } catch (error) {
+        // The query's events go back, to be stored before whatever end it gets instead.
+        if (final) this.pending.unshift(...final);
+        throw error;
       }
     });
   }
 
-  private async writeBatch(batch: readonly PendingWrite[]): Promise<void> {
+  private async writeBatch(batch: readonly PendingWrite[], also?: readonly SqlStatement[]): Promise<void> {
     const stored = this.unstored.size > 0 ? batch.filter((e) => !this.unstored.has(e.queryId)) : batch;
     const ends = stored.flatMap(({ queryId, event, at }) =>
       at ? [{ queryId, status: endStatusOf(event), endedAt: at }] : [],
     );
-    // The ends with the last events: a query's end is one row write, in one commit.
-    if (stored.length > 0) await this.store.appendEvents(stored, ends);
+    // The ends with the last events: a query's end is one row write, in one commit (with its answer).
+    if (stored.length > 0) await this.store.appendEvents(stored, ends, also);
     for (const ended of batch) if (ended.at) this.unstored.delete(ended.queryId);
   }
 

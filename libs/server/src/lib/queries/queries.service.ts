@@ -385,14 +385,18 @@ export class QueriesService implements BeforeApplicationShutdown {
     if (!stored) {
       terminal = failed(queryId, 'internal', 'the question could not be stored');
     } else if (terminal.type === 'query.completed') {
+      // The answer in the end's commit: one commit, and no end stored without its answer, nor the reverse.
+      const answer = this.storage.discussions.appendMessageStatements(record.userId, record.discussionId, {
+        id: record.messageId,
+        role: 'assistant',
+        text: terminal.text,
+        toolCalls: toolCallsOf(await this.log.events(queryId)),
+        queryId,
+      });
       try {
-        await this.storage.discussions.appendMessage(record.userId, record.discussionId, {
-          id: record.messageId,
-          role: 'assistant',
-          text: terminal.text,
-          toolCalls: toolCallsOf(await this.log.events(queryId)),
-          queryId,
-        });
+        await this.log.end(queryId, terminal, undefined, { storeWith: answer.statements });
+        this.observer.runEvent(queryId, terminal);
+        return;
       } catch (error) {
         this.logger.error({ err: error, query_id: queryId, msg: 'could not store the answer' });
         terminal = failed(queryId, 'internal', 'the answer could not be stored');

@@ -25,6 +25,15 @@ export type NewQueryRecord = Omit<QueryRecord, 'status' | 'endedAt' | 'lastEvent
 
 export type QueryEventListener = (event: QueryEvent) => void;
 
+export interface EndOptions {
+  /**
+   * Writes to store in the commit that stores the end (a completed query's answer: DiscussionsRepository's
+   * `appendMessageStatements`). Only a log that writes to the database takes them (DurableQueryEventLog, which
+   * the queries module always uses); it rejects, and does not end the query, when they could not be stored.
+   */
+  storeWith?: ReadonlyArray<{ sql: string; params: unknown[] }>;
+}
+
 export interface OpenOptions {
   /** What the query's record refers to is stored once this settles (rejected: it never will be). */
   storeAfter?: PromiseLike<unknown>;
@@ -59,7 +68,12 @@ export interface QueryEventLog {
    * Appends the terminal event, which ends the query at `at`, once it is recorded: whoever hears the query has
    * ended finds it ended everywhere. Resolves to undefined if the query had already ended (or is unknown).
    */
-  end(queryId: string, terminal: QueryEventBody, at?: Date): Promise<QueryEvent | undefined>;
+  end(
+    queryId: string,
+    terminal: QueryEventBody,
+    at?: Date,
+    options?: EndOptions,
+  ): Promise<QueryEvent | undefined>;
   get(queryId: string): Promise<QueryRecord | undefined>;
   /** The events after `after` (all of them by default), in order. */
   events(queryId: string, after?: number): Promise<readonly QueryEvent[]>;

@@ -62,4 +62,36 @@ describe.each(['sqlite', 'postgres'] as const)('rows written per answered query 
     expect(again.counts).toEqual(brief.counts);
     expect(again.rows).toBeLessThanOrEqual(MAX_ROWS_PER_ANSWER);
   });
+
+  it('stores the answer and the end in one commit: when the answer cannot be stored, neither is, and the query fails', async () => {
+    await writes.run(
+      dialect === 'sqlite'
+        ? `CREATE TRIGGER no_answers BEFORE INSERT ON messages WHEN NEW.role = 'assistant' BEGIN SELECT RAISE(ABORT, 'disk full'); END`
+        : `CREATE FUNCTION no_answers() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.role = 'assistant' THEN RAISE EXCEPTION 'disk full'; END IF; RETURN NEW; END $$;
+           CREATE TRIGGER no_answers BEFORE INSERT ON messages FOR EACH ROW EXECUTE FUNCTION no_answers()`,
+    );
+    try {
+      const res = await api.inject({ method: 'POST', url: '/api/v1/queries', payload: { text: 'help' } });
+      const events = res.payload
+        .split('\n\n')
+        .flatMap((block) => block.split('\n').filter((line) => line.startsWith('data: ')))
+        .map((line) => JSON.parse(line.slice(6)) as QueryEvent);
+      const created = events[0] as Extract<QueryEvent, { type: 'query.created' }>;
+      expect(events.at(-1)).toMatchObject({
+        type: 'query.failed',
+        error: { detail: 'the answer could not be stored' },
+      });
+      // Stored as it was streamed: every event once, in order, up to query.failed; no completed end, no answer.
+      expect(await api.storage.queries.events(created.query_id, 0)).toEqual(events);
+      expect(await api.storage.queries.get(created.query_id)).toMatchObject({ status: 'failed' });
+      const messages = await api.storage.discussions.recentMessages(api.userId, created.discussion_id, 10);
+      expect(messages.map((m) => m.role)).toEqual(['user']);
+    } finally {
+      await writes.run(
+        dialect === 'sqlite'
+          ? 'DROP TRIGGER no_answers'
+          : 'DROP TRIGGER no_answers ON messages; DROP FUNCTION no_answers()',
+      );
+    }
+  });
 });

@@ -137,18 +137,33 @@ export class DiscussionsRepository {
     input: NewMessage,
     also: readonly SqlStatement[] = [],
   ): Promise<MessageEntity> {
+    const { message, statements } = this.appendMessageStatements(userId, discussionId, input);
+    await this.sql.writeTogether([...statements, ...also]);
+    return message;
+  }
+
+  /**
+   * The writes of `appendMessage`, for a caller that makes them in a commit of its own (a query's answer goes
+   * with the query's end: QueriesRepository.appendEvents).
+   */
+  appendMessageStatements(
+    userId: string,
+    discussionId: string,
+    input: NewMessage,
+  ): { message: MessageEntity; statements: SqlStatement[] } {
     const now = new Date();
     const message = messageOf(userId, discussionId, input, now);
     const at = this.sql.time(now);
-    await this.sql.writeTogether([
-      insertMessage(message, at),
-      {
-        sql: `UPDATE discussions SET message_count = message_count + 1, updated_at = ? WHERE id = ? AND user_id = ?`,
-        params: [at, discussionId, userId],
-      },
-      ...also,
-    ]);
-    return message;
+    return {
+      message,
+      statements: [
+        insertMessage(message, at),
+        {
+          sql: `UPDATE discussions SET message_count = message_count + 1, updated_at = ? WHERE id = ? AND user_id = ?`,
+          params: [at, discussionId, userId],
+        },
+      ],
+    };
   }
 }
 

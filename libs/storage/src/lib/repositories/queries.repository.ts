@@ -108,10 +108,15 @@ export class QueriesRepository {
   /**
    * Appends events of any queries, each after those of its query stored already (a batch stored already is
    * skipped), and marks `ends` ended as `end` does: one row write per query, its end in the same one, and every
-   * write of the call in one commit on SQLite (see `Sql.writeInOrder`). Events always precede the status that
+   * write of the call in one commit on SQLite (see `Sql.writeInOrder`). `also` (a query's answer) goes first, in
+   * the same transaction on either database. Events always precede the status that
    * ends them, so a crash between two writes leaves a state the orphan sweep can finish.
    */
-  async appendEvents(events: ReadonlyArray<EventToStore>, ends: ReadonlyArray<QueryEnd> = []): Promise<void> {
+  async appendEvents(
+    events: ReadonlyArray<EventToStore>,
+    ends: ReadonlyArray<QueryEnd> = [],
+    also: readonly SqlStatement[] = [],
+  ): Promise<void> {
     const byQuery = new Map<string, EventToStore[]>();
     for (const entry of events) {
       const list = byQuery.get(entry.queryId);
@@ -136,7 +141,10 @@ export class QueriesRepository {
     for (const end of endOf.values()) {
       statements.push({ sql: END_QUERY, params: [end.status, this.sql.time(end.endedAt), end.queryId] });
     }
-    await this.sql.writeInOrder(statements);
+    // `also` first, all or nothing with the rest (a query's answer with its end: whoever hears of the end can
+    // read the answer, and there is no answer without it).
+    if (also.length > 0) await this.sql.writeTogether([...also, ...statements]);
+    else await this.sql.writeInOrder(statements);
   }
 
   /** Marks the query ended; false if it had already ended (then nothing changes). */
