@@ -18,7 +18,7 @@ const secrets = z.object({});
 
 /**
  * A CalDAV calendar reached with an OAuth bearer token: Google Calendar, which has no password access (see
- * docs/decisions/0002-google-calendar-over-caldav.md). Made by "Connect Google", never by a form.
+ * docs/decisions/0010-google-calendar-over-caldav.md). Made by "Connect Google", never by a form.
  */
 export const caldavOAuthProvider: ProviderDefinition<CalendarDriver, typeof settings, typeof secrets> = {
   name: 'caldav-oauth',

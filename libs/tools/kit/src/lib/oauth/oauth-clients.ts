@@ -2,7 +2,7 @@ import { defineOAuthClient } from './oauth-client';
 
 /**
  * Google: Gmail over IMAP and SMTP with XOAUTH2, Google Calendar over CalDAV with the same bearer token (see
- * docs/decisions/0002-google-calendar-over-caldav.md). `access_type=offline` and `prompt=consent` make Google send
+ * docs/decisions/0010-google-calendar-over-caldav.md). `access_type=offline` and `prompt=consent` make Google send
  * a refresh token at every consent, not only the first.
  */
 export const googleOAuthClient = defineOAuthClient({
