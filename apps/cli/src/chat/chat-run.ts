@@ -169,7 +169,10 @@ class QueryRun {
       case 'query.failed':
         return { code: EXIT_CODES.failed.code, message: `the query failed: ${event.error.detail}` };
       case 'query.incomplete':
-        return { code: EXIT_CODES.failed.code, message: `the query did not complete: ${INCOMPLETE_REASONS[event.reason]}` };
+        return {
+          code: EXIT_CODES.failed.code,
+          message: `the query did not complete: ${INCOMPLETE_REASONS[event.reason]}`,
+        };
       default:
         return undefined;
     }
@@ -181,7 +184,11 @@ class QueryRun {
       return { code: EXIT_CODES.toolFailed.code, message: `not done: ${this.failed.join('; ')} failed` };
     }
     if (this.refused.length > 0) {
-      return { code: EXIT_CODES.refused.code, message: `not done: ${this.refused.join(', ')} was refused` };
+      const were = this.refused.length > 1 ? 'were' : 'was';
+      return {
+        code: EXIT_CODES.refused.code,
+        message: `not done: ${this.refused.join(', ')} ${were} refused`,
+      };
     }
     return { code: EXIT_CODES.ok.code };
   }

@@ -4,7 +4,8 @@ import { findDevice, type HomeDriver } from '../home.driver';
 
 export const homeSetState = defineTool<HomeDriver>()({
   name: 'home_set_state',
-  description: 'Switch a device on or off, dim a light (brightness 0–255) or set a thermostat (temperature).',
+  description:
+    'Switch a device on or off, dim a light (brightness 0–255) or set a thermostat (temperature). The result is the device as it last reported; confirmed: false means the change was sent but the device has not reported it, so say so rather than that it is done.',
   input: z
     .object({
       device: z.string().trim().min(1).max(200),
