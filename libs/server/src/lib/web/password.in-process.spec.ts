@@ -59,10 +59,10 @@ async function linksMailedTo(user: 'alice' | 'bob', origin: string): Promise<str
       for (const uid of found || []) {
         const message = await client.fetchOne(String(uid), { source: true }, { uid: true });
         // The body is quoted-printable (its lines are long): soft breaks and =XX escapes undone.
-        const text = message?.source
+        const text = (message ? message.source : undefined)
           ?.toString('utf8')
           .replace(/=\r?\n/g, '')
-          .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+          .replace(/=([0-9A-F]{2})/g, (_: string, hex: string) => String.fromCharCode(parseInt(hex, 16)));
         links.push(
           ...(text?.match(new RegExp(`${origin}/password/reset\\?token=[A-Za-z0-9_-]+`, 'g')) ?? []),
         );
