@@ -146,10 +146,15 @@ export class PhraseBook {
    */
   understand(text: string, context: UnderstandContext): Understood {
     const normalised = normalise(text);
+    const read = new Map<string, ReturnType<typeof whenIn>>();
     const intentContext: IntentContext = {
       now: context.now,
       timeZone: context.timeZone,
-      when: (words) => whenIn(words, context.now, context.timeZone),
+      when: (words) => {
+        // Several templates, and the shifting of words into the slot before, ask for the same words: read once.
+        if (!read.has(words)) read.set(words, whenIn(words, context.now, context.timeZone));
+        return read.get(words);
+      },
       known: context.known ?? none,
       last: context.last ?? ((_kind: VocabularyKind) => undefined),
       previous: context.previous,
