@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   authorizationRequest,
   ConnectionTestError,
@@ -236,6 +238,37 @@ describe('a Microsoft calendar through Graph (the Graph fixture, introspecting t
     const { client, tokens } = await connectAlice(microsoft, graphScopes);
     await post('/fixture/revoke', { client_id: client.clientId });
     await expect(graphProvider.test(await open(tokens), signal)).rejects.toBeInstanceOf(NeedsReauthError);
+  });
+});
+
+describe('a Graph answer that points elsewhere', () => {
+  const servers: Server[] = [];
+  const listen = async (handler: Parameters<typeof createServer>[1]) => {
+    const server = createServer(handler);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  afterAll(() => servers.forEach((server) => server.close()));
+
+  it('never sends the access token to an @odata.nextLink on another host', async () => {
+    const seen: Array<string | undefined> = [];
+    const elsewhere = await listen((req, res) => {
+      seen.push(req.headers.authorization);
+      res.end('{"value":[]}');
+    });
+    const graph = await listen((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ value: [], '@odata.nextLink': `${elsewhere}/v1.0/me/calendarView?$skip=10` }));
+    });
+    const calendar = await graphProvider.open(
+      { settings: graphProvider.settings.parse({ base_url: `${graph}/v1.0` }), secrets: {} },
+      envWith({ accessToken: async () => 'the-connection-token' }),
+    );
+    await expect(calendar.events(new Date(), new Date(Date.now() + 3600_000), BERLIN)).rejects.toThrow(
+      'Graph pointed elsewhere than its own API',
+    );
+    expect(seen).toEqual([]);
   });
 });
 
