@@ -40,6 +40,12 @@ export interface ConnectionFormView {
   outcome: FormOutcome;
 }
 
+/** A schema's description as a sentence: `the password` → `The password.` */
+function asSentence(text: string): string {
+  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?)]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
 /** The message of a field's error, if the service gave one for it (`settings.imap_host`, `secrets.password`). */
 function errorOf(outcome: FormOutcome, key: string): string | undefined {
   return outcome.kind === 'invalid' ? outcome.errors.find((e) => e.field === key)?.message : undefined;
@@ -84,7 +90,10 @@ function fieldInput(field: ConnectionField, view: ConnectionFormView): Html {
       ? 'Leave it empty to keep the stored one; it is needed again when you change where or as whom the connection logs in.'
       : 'Stored encrypted; never shown again.'
     : '';
-  const help = [field.help, secretHint].filter(Boolean).join(' ');
+  const help = [field.help, secretHint]
+    .filter((part): part is string => Boolean(part))
+    .map(asSentence)
+    .join(' ');
   const describedBy = [help && hintId, problem && `${id}-error`].filter(Boolean).join(' ');
   const required = field.required && !(field.secret && view.editing);
   const common = html`id="${id}" name="${fieldInputName(field)}" ${required && 'required'}
@@ -117,7 +126,7 @@ function fieldInput(field: ConnectionField, view: ConnectionFormView): Html {
     control = html`<input type="${type}" value="${shown(field, value)}" ${common} />`;
   }
   return html`<label for="${id}"
-      >${field.label}${!required && html` <span class="muted">(optional)</span>`}</label
+      >${field.label}${!required && field.default === undefined && html` <span class="muted">(optional)</span>`}</label
     >
     ${control} ${help && html`<p class="hint" id="${hintId}">${help}</p>`}
     ${problem && html`<p class="error" id="${id}-error">${problem}</p>`}`;

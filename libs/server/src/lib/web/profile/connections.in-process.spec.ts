@@ -68,7 +68,7 @@ describe('the form of a provider', () => {
     expect(form.body).toMatch(
       /<input type="password" autocomplete="new-password" id="field-secret_password" name="secret_password" required/,
     );
-    expect(form.body).toContain('the password, or an app password');
+    expect(form.body).toContain('The password, or an app password. Stored encrypted; never shown again.');
     expect(form.body).toContain('name="intent" value="test"');
     expect(form.body).not.toContain('<script');
   });
