@@ -168,6 +168,46 @@ describe('an OAuth client connection against the provider fixture', () => {
     expect(counting.calls).toHaveLength(1);
   });
 
+  it('refreshes a connection once across instances: the second, under the same lock, takes the stored token', async () => {
+    const client = await registerClient();
+    const granted = await connect(client);
+    // What the server stores per connection (sealed, in its database) and its lock across instances (Redis).
+    const stored = {
+      refreshToken: granted.refreshToken,
+      current: { accessToken: granted.accessToken, expiresAt: granted.expiresAt },
+    };
+    let lock: Promise<unknown> = Promise.resolve();
+    const serialize = <T>(work: () => Promise<T>): Promise<T> => {
+      const turn = lock.then(work);
+      lock = turn.catch(() => undefined);
+      return turn;
+    };
+    const counting = countingFetch();
+    const instance = () =>
+      refreshingTokenSource({
+        definition: google,
+        client,
+        refreshToken: stored.refreshToken,
+        current: { ...stored.current },
+        serialize,
+        reload: async () => ({ refreshToken: stored.refreshToken, current: { ...stored.current } }),
+        onRefresh: (tokens) => {
+          stored.refreshToken = tokens.refreshToken;
+          stored.current = { accessToken: tokens.accessToken, expiresAt: tokens.expiresAt };
+        },
+        fetch: counting.fetch,
+      });
+    const [one, two] = [instance(), instance()];
+    // Both instances were refused the same expired token at the same time.
+    const tokens = await Promise.all([
+      one.accessToken({ rejected: granted.accessToken }),
+      two.accessToken({ rejected: granted.accessToken }),
+    ]);
+    expect(counting.calls).toHaveLength(1);
+    expect(tokens[0]).toBe(tokens[1]);
+    expect(tokens[0]).not.toBe(granted.accessToken);
+  });
+
   it('turns a grant revoked at the provider into needs_reauth, and stops asking the provider', async () => {
     const client = await registerClient();
     const granted = await connect(client);

@@ -45,10 +45,17 @@ export interface RefreshingTokenSourceOptions {
   /** Called after each refresh, before the new token is handed out: where the server persists it. */
   onRefresh?(tokens: RefreshedTokens): Promise<void> | void;
   /**
-   * How a refresh is made: by default at once; the hosted server passes one that takes a lock per connection
-   * across instances and re-reads the stored tokens first, so that a rotating refresh token is redeemed once.
+   * How a refresh is made: by default at once; the hosted server passes one that holds a lock per connection
+   * across instances (Redis) while the refresh runs, so that a connection is refreshed once at a time.
    */
   serialize?<T>(refresh: () => Promise<T>): Promise<T>;
+  /**
+   * Reads the connection's stored tokens, inside `serialize`, before refreshing: another instance (or another
+   * protocol of the connection) may have refreshed them meanwhile. A stored access token that is fresh (and not
+   * the one just refused) is taken as it is; otherwise the stored refresh token, which a rotating provider may
+   * have replaced, is the one redeemed.
+   */
+  reload?(): Promise<{ refreshToken: string; current?: { accessToken: string; expiresAt: number } }>;
   fetch?: typeof globalThis.fetch;
   now?: () => number;
   /** How long before its expiry a token is refreshed (default 60 s). */
@@ -67,8 +74,19 @@ export function refreshingTokenSource(options: RefreshingTokenSourceOptions): Ac
   let refreshToken = options.refreshToken;
   let refreshing: Promise<string> | undefined;
   let reauth: NeedsReauthError | undefined;
+  /** A token with more than the margin left, and not the one a server just refused. */
+  const usable = (token: { accessToken: string; expiresAt: number }, rejected: string | undefined) =>
+    token.expiresAt - margin > now() && token.accessToken !== rejected;
 
-  const refresh = async (): Promise<string> => {
+  const refresh = async (rejected: string | undefined): Promise<string> => {
+    if (options.reload) {
+      const stored = await options.reload();
+      refreshToken = stored.refreshToken;
+      if (stored.current && usable(stored.current, rejected)) {
+        current = stored.current;
+        return current.accessToken;
+      }
+    }
     const form: Record<string, string> = { grant_type: 'refresh_token', refresh_token: refreshToken };
     if (options.scopes?.length) form.scope = options.scopes.join(' ');
     const reply = await postForm(
@@ -102,12 +120,11 @@ export function refreshingTokenSource(options: RefreshingTokenSourceOptions): Ac
     async accessToken({ rejected } = {}) {
       if (reauth) throw reauth;
       if (refreshing) return refreshing;
-      const fresh = current && current.expiresAt - margin > now();
       // A token refused by the server is refreshed once; a refusal of an older one is answered with the current.
-      if (current && fresh && (rejected === undefined || rejected !== current.accessToken)) {
-        return current.accessToken;
-      }
-      const run = options.serialize ? () => options.serialize!(refresh) : refresh;
+      if (current && usable(current, rejected)) return current.accessToken;
+      const run = options.serialize
+        ? () => options.serialize!(() => refresh(rejected))
+        : () => refresh(rejected);
       refreshing = run().finally(() => {
         refreshing = undefined;
       });
