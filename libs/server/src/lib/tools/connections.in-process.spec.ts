@@ -299,6 +299,15 @@ describe('connections', () => {
         ['Work', false],
         ['Home', true],
       ]);
+      // Only a token that may change connections moves the default.
+      const readOnly = await api.issueToken(['read:tools']);
+      const narrow = await api.inject({
+        method: 'PATCH',
+        url: `/api/v1/connections/${work.id}`,
+        payload: { default: true },
+        token: readOnly,
+      });
+      expect(narrow.statusCode).toBe(403);
       // Without a name of its own, a connection is named after its provider.
       const unnamed = await post({ ...goodHub, settings: { url: 'http://third.lan' } });
       expect(unnamed.json()).toMatchObject({ name: 'hub', default: false });

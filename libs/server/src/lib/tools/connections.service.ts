@@ -17,6 +17,9 @@ import { TOOL_FAMILIES, ToolCatalog } from './tool-catalog';
 import { presentConnection, presentDefaultConnection } from './connection.presenter';
 import { SecretBox } from './secret-box';
 
+/** How a refusal's detail starts, before the remote server's reason (kept alone as a connection's last error). */
+const REFUSED = 'the connection was tried and refused: ';
+
 /** How long a connection is tried before it is saved: a server that does not answer by then is refused. */
 const TEST_TIMEOUT_MS = 15_000;
 
@@ -118,7 +121,7 @@ export class ConnectionsService {
       if (asStored) await this.record(userId, stored, null);
     } catch (error) {
       if (asStored && error instanceof ApiError && error.code === 'connection_failed')
-        await this.record(userId, stored, error.detail);
+        await this.record(userId, stored, error.detail.replace(REFUSED, ''));
       throw error;
     }
   }
@@ -286,7 +289,7 @@ export class ConnectionsService {
         error instanceof ConnectionTestError
           ? error.message
           : `it could not be made (${(error as Error).message})`;
-      throw new ApiError('connection_failed', `the connection was tried and refused: ${reason}`);
+      throw new ApiError('connection_failed', `${REFUSED}${reason}`);
     } finally {
       await (driver as { close?: () => Promise<void> } | undefined)?.close?.().catch(() => undefined);
     }

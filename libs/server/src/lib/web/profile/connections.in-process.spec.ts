@@ -9,6 +9,7 @@ import { ALL_SCOPES } from '@assistant/contracts';
 import { startInProcessApp, type InProcessApp } from '../../../testing/in-process-app';
 import { PageClient } from '../../../testing/page-client';
 import { createAccount } from '../../accounts/create-account';
+import { SecretBox } from '../../tools/secret-box';
 
 const PASSWORD = 'secret';
 const WRONG = 'wrong-pw-8d1e';
@@ -180,6 +181,44 @@ describe('adding a mailbox by form', () => {
     expect(wrong.body).not.toContain(WRONG);
     // A try with another password is no verdict on the stored one.
     expect((await api.storage.connections.get(api.userId, office.id))?.status).toBe('ok');
+  });
+});
+
+describe('a stored connection that stopped working', () => {
+  it('is tried as it is by Test: failing, with the remote reason, on the form and on /profile; working again once it works', async () => {
+    const browser = await signedIn();
+    const office = (await mine()).find((c) => c.name === 'Office')!;
+    // The password changed on the mail server since it was stored: stands in by storing another one.
+    const box = api.app.get(SecretBox);
+    await api.storage.connections.update(api.userId, office.id, {
+      sealedSecrets: box.seal({ password: WRONG }, api.userId),
+    });
+    await browser.get(`/profile/connections/${office.id}`);
+    const stored = await api.storage.connections.get(api.userId, office.id);
+    const asItIs = () =>
+      browser.post(`/profile/connections/${office.id}`, {
+        ...alice('', { name: 'Office', intent: 'test' }),
+        setting_from_address: String(stored!.settings.from_address),
+      });
+    const failing = await asItIs();
+    expect(failing.statusCode).toBe(422);
+    expect(await api.storage.connections.get(api.userId, office.id)).toMatchObject({
+      status: 'error',
+      lastError: expect.stringContaining('Authentication failed'),
+    });
+    expect(flat((await browser.get('/profile')).body)).toMatch(
+      /<td>Office<\/td><td>email<\/td><td>imap<\/td><td><span class="error">Failing<\/span>: IMAP login to 127.0.0.1 failed: Authentication failed./,
+    );
+
+    await api.storage.connections.update(api.userId, office.id, {
+      sealedSecrets: box.seal({ password: PASSWORD }, api.userId),
+    });
+    await browser.get(`/profile/connections/${office.id}`);
+    expect((await asItIs()).statusCode).toBe(200);
+    expect(await api.storage.connections.get(api.userId, office.id)).toMatchObject({
+      status: 'ok',
+      lastError: null,
+    });
   });
 });
 
