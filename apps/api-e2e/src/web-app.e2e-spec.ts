@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { AssistantClient } from '@assistant/client';
 import { credentialsFileIn, readCredentials } from '@assistant/client/local';
-import { BUILT, startServer, WORKSPACE_ROOT, type ServerProcess } from './support/processes';
+import { BUILT, run, startServer, WORKSPACE_ROOT, type ServerProcess } from './support/processes';
 
 const CHROMIUM = process.env.ASSISTANT_CHROMIUM ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
@@ -32,19 +32,10 @@ const SMTP_PORT = 10025;
  */
 async function expectAccessible(page: Page): Promise<void> {
   await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run();
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.impact} ${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-  });
+  // A string, evaluated in the page: this file is compiled without the DOM's types.
+  const violations = (await page.evaluate(`axe.run().then((result) => result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => v.impact + ' ' + v.id + ': ' + JSON.stringify(v.nodes.map((n) => n.target))))`)) as string[];
   expect(violations).toEqual([]);
 }
 
@@ -206,7 +197,7 @@ describe('the web app, in a browser', () => {
     await page.getByLabel('Search memories').fill('plumber');
     await page.getByRole('button', { name: 'Search' }).click();
     const field = page.locator('#memory-list textarea');
-    await page.waitForFunction(() => document.querySelectorAll('#memory-list textarea').length === 1);
+    await page.waitForFunction("document.querySelectorAll('#memory-list textarea').length === 1");
     await expect(field.inputValue()).resolves.toBe(`The plumber is called Mario ${tag}`);
     await expectAccessible(page);
     await snapshot(page, 'memories-desktop');
@@ -256,10 +247,13 @@ describe('the web app, in a browser', () => {
     // The markup is there, as the characters it is made of; none of it became an element, and nothing ran.
     await expect(answer.textContent()).resolves.toContain(`<script>window.__ran='script'</script>`);
     await expect(page.locator('#messages img, #messages script, #messages b').count()).resolves.toBe(0);
-    await expect(
-      page.evaluate(() => (window as unknown as { __ran?: string }).__ran),
-    ).resolves.toBeUndefined();
+    await expect(page.evaluate('window.__ran')).resolves.toBeUndefined();
     await snapshot(page, 'chat-hostile-mail-desktop');
+
+    // A send waits for the yes, and goes to the SMTP server once given.
+    await ask(page, `email bob@example.test saying lunch at noon ${tag}`);
+    await page.getByRole('button', { name: 'Approve email_send' }).click();
+    await page.locator('.message.assistant .text', { hasText: 'Sent to bob@example.test.' }).waitFor();
   });
 
   it('pairs a phone by its code; revoking it on /profile signs the phone out', async () => {
@@ -283,7 +277,7 @@ describe('the web app, in a browser', () => {
       const device = cookies.find((c) => c.name === 'assistant_device');
       expect(device).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
       expect(device?.value).toMatch(/^asd_/);
-      await expect(phone.evaluate(() => document.cookie)).resolves.not.toContain('asd_');
+      await expect(phone.evaluate('document.cookie')).resolves.not.toContain('asd_');
 
       await ask(phone, `remember that the phone ${tag} works`);
       await phone.getByText('Saved to your memories.').waitFor();
@@ -356,7 +350,6 @@ describe('the web app, in a browser', () => {
 
   /** A new one-time sign-in link from the running server (`assistant serve --login-link`). */
   async function freshSignInLink(): Promise<string> {
-    const { run } = await import('./support/processes');
     const result = await run(BUILT.cli, ['serve', '--login-link', '--data-dir', dataDir], {});
     const link = /(http:\/\/\S+\/signin\/link\?token=\S+)/.exec(result.stdout + result.stderr)?.[1];
     if (!link) throw new Error(`no sign-in link in: ${result.stdout}${result.stderr}`);
