@@ -127,7 +127,7 @@ describe('web pages through a query', () => {
     const connection = await client.createConnection({
       body: { family: 'web', provider: 'searxng', settings: { url: searxngUrl } },
     });
-    expect(connection).toMatchObject({ provider: 'searxng', status: 'ok', default: false });
+    expect(connection).toMatchObject({ provider: 'searxng', status: 'ok', built_in: false, default: true });
 
     const after = events((await chat('search the web for lasagne')).stdout);
     expect(after.find((e) => e.type === 'tool_call.completed')).toMatchObject({
