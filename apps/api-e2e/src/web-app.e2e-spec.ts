@@ -194,6 +194,8 @@ describe('the web app, in a browser', () => {
     await owner.createMemory({ body: { content: `The plumber is called Mario ${tag}` } });
     await page.goto(`${server.url}/app#memories`);
     await page.getByRole('heading', { name: 'Memories' }).waitFor();
+    // One view at a time: the conversation is out of the way.
+    await expect(page.locator('#chat-view').isVisible()).resolves.toBe(false);
     await page.getByLabel('Search memories').fill('plumber');
     await page.getByRole('button', { name: 'Search' }).click();
     const field = page.locator('#memory-list textarea');

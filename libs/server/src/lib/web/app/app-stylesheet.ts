@@ -7,6 +7,8 @@ export const APP_STYLESHEET = `
   --line: #8886; --bubble: #8881; --focus: #2457c5; }
 @media (prefers-color-scheme: dark) { :root { --muted: #b0b4ba; --accent: #2f6ea8; --focus: #8ab4f8; } }
 * { box-sizing: border-box; }
+/* A hidden view stays hidden whatever display its class gives it. */
+[hidden] { display: none !important; }
 html, body { height: 100%; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; display: flex;
   flex-direction: column; }
