@@ -598,6 +598,7 @@ async function route(): Promise<void> {
   byId('chat-view').hidden = memories;
   byId('discussions').hidden = memories;
   byId('memories-view').hidden = !memories;
+  byId('toggle-discussions').hidden = memories;
   byId('nav-chat').toggleAttribute('aria-current', !memories);
   byId('nav-memories').toggleAttribute('aria-current', memories);
   if (memories) {
