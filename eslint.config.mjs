@@ -58,8 +58,15 @@ const depConstraints = [
     onlyDependOnLibsWithTags: ['type:contracts', 'type:tool-kit'],
     bannedExternalImports: NO_SERVER_FRAMEWORK,
   },
-  { sourceTag: 'type:server', onlyDependOnLibsWithTags: ALL_LIBS },
-  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:server', ...ALL_LIBS] },
+  // The server never loads a shared-state backend: a self-hosted install carries no Redis client.
+  {
+    sourceTag: 'type:server',
+    onlyDependOnLibsWithTags: ALL_LIBS,
+    bannedExternalImports: ['ioredis', 'rate-limiter-flexible'],
+  },
+  // The hosted composition plugs Redis into the server's ports (`@assistant/server/hosting`).
+  { sourceTag: 'type:hosted', onlyDependOnLibsWithTags: ['type:server', ...ALL_LIBS] },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:hosted', 'type:server', ...ALL_LIBS] },
   // The stdio MCP launcher relays to a server over HTTP: never server or storage.
   {
     sourceTag: 'type:launcher',

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { describeStartupError, runHostedOps } from '@assistant/server';
+import { describeStartupError } from '@assistant/server';
+import { runHostedOps } from '@assistant/hosted';
 
 runHostedOps(process.argv.slice(2)).then(
   (code) => process.exit(code),

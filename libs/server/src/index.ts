@@ -28,8 +28,7 @@ export {
   type RestoreResult,
   type BackupManifest,
 } from './lib/self-host/backup';
-export { startHosted, hostedConfig } from './lib/hosted/hosted';
-export { runHostedOps, HOSTED_OPS_USAGE } from './lib/hosted/hosted-ops';
+export { hostedConfig } from './lib/config/hosted-config';
 export { describeStartupError, closeOnSignals } from './lib/bootstrap/process-lifecycle';
 export { createAccount, type CreatedAccount } from './lib/accounts/create-account';
 export { type ServerParts } from './lib/bootstrap/server-parts';

@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { missingFiles, packAll, publishablePackages, unexpectedFiles } from './pack-install/packages.mjs';
 import { nodeRuntime } from './pack-install/node-runtime.mjs';
+import { installClosure } from './pack-install/install-closure.mjs';
 import {
   checkConsumer,
   checkMcpHelp,
@@ -36,6 +37,9 @@ const runtime = nodeRuntime(options.node ?? process.env.ASSISTANT_PACK_NODE ?? p
 const label = `pack-install (node ${runtime.version})`;
 const work = mkdtempSync(join(tmpdir(), 'assistant-pack-install-'));
 const app = options.keep ? resolve(options.keep) : join(work, 'app');
+
+/** The shared-state clients only the hosted service (@assistant/hosted) uses: `assistant serve` never loads them. */
+const HOSTED_ONLY = ['@assistant/hosted', 'ioredis', 'rate-limiter-flexible'];
 
 let failed = 0;
 /** Runs one check and prints its line; a failed check is counted, and what depends on it is not run. */
@@ -101,6 +105,13 @@ const installed =
   }));
 if (installed) {
   await check('the SQLite driver for this Node', () => checkSqliteDriver(app, runtime));
+  await check('what `npm install -g @assistant/cli` brings carries no Redis client', () => {
+    const { packages, bytes } = installClosure(app, '@assistant/cli');
+    const names = [...packages.keys()].map((key) => key.slice(0, key.lastIndexOf('@')));
+    const hostedOnly = names.filter((name) => HOSTED_ONLY.includes(name));
+    if (hostedOnly.length > 0) throw new Error(`it installs ${hostedOnly.join(', ')}`);
+    return `${packages.size} packages, ${(bytes / 1e6).toFixed(1)} MB`;
+  });
   await check('npx assistant-mcp --help', () => checkMcpHelp(app, runtime, 'assistant-mcp'));
   await check('npx @assistant/mcp --help', () => checkMcpHelp(app, runtime, '@assistant/mcp'));
   let server;

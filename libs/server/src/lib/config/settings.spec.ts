@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { OperatorError } from '@assistant/contracts';
 import { describeStartupError } from '../bootstrap/process-lifecycle';
-import { hostedConfig, hostedDatabase } from '../hosted/hosted';
+import { hostedConfig, hostedDatabase } from './hosted-config';
 import { selfHostConfig, type SelfHostOptions } from '../self-host/self-host';
 import { HOSTED_SETTINGS, SELF_HOST_SETTINGS } from './settings';
 

@@ -1,9 +1,13 @@
 import { parseArgs } from 'node:util';
 import { OperatorError } from '@assistant/contracts';
-import { hostedDatabase } from './hosted';
-import { openStorageFor } from '../config/open-storage';
-import { createAccount, parseScopeList } from '../accounts/create-account';
-import { listClients, registerClient } from '../oauth/clients';
+import {
+  hostedDatabase,
+  openStorageFor,
+  createAccount,
+  parseScopeList,
+  listClients,
+  registerClient,
+} from '@assistant/server/hosting';
 
 export const HOSTED_OPS_USAGE = `Usage: assistant-hosted-ops <command> [options]
 

@@ -1,6 +1,6 @@
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
-import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit.store';
+import { MemoryRateLimitStore, type RateLimitStore } from '@assistant/server/hosting';
 
 /**
  * rate-limiter-flexible's Redis limiter: counts shared by every instance of the hosted service, each key expiring

@@ -2,8 +2,8 @@
 import { RedisClusterBus } from './redis-cluster-bus';
 import { RedisConfirmationExchange } from './redis-confirmation-exchange';
 import type { RedisConnections } from './redis-connections';
-import { cleanUp, freshPrefix, openTestRedis } from './redis-test-connections';
-import { PendingConfirmations } from '../queries/pending-confirmations';
+import { cleanUp, freshPrefix, openTestRedis } from '../../testing/redis-test-connections';
+import { PendingConfirmations } from '@assistant/server/hosting';
 
 let redisA: RedisConnections;
 let redisB: RedisConnections;

@@ -1,8 +1,8 @@
 import type { Principal } from '@assistant/auth';
-import type { RedisConnections } from '../redis/redis-connections';
-import { cleanUp, freshPrefix, openTestRedis } from '../redis/redis-test-connections';
-import { MemoryMcpSessionStore, type McpSessionStore } from './mcp-sessions';
-import { RedisMcpSessionStore } from '../redis/redis-mcp-sessions';
+import type { RedisConnections } from './redis-connections';
+import { cleanUp, freshPrefix, openTestRedis } from '../../testing/redis-test-connections';
+import { MemoryMcpSessionStore, type McpSessionStore } from '@assistant/server/hosting';
+import { RedisMcpSessionStore } from './redis-mcp-sessions';
 
 /**
  * The two session stores behave alike: the one in memory (self-hosted) and the one in Redis (hosted, shared by

@@ -1,8 +1,7 @@
 import { OperatorError } from '@assistant/contracts';
 import { Redis, type RedisOptions } from 'ioredis';
-import { ApiError } from '../http/api-error';
-import { tracing } from '../tracing/tracing';
-import { traceRedisCommands } from '../tracing/redis-tracing';
+import { ApiError, tracing } from '@assistant/server/hosting';
+import { traceRedisCommands } from './redis-tracing';
 
 /**
  * How long one Redis command may take before it fails. Redis answers in well under a millisecond; a command that

@@ -1,17 +1,19 @@
 import { Logger } from '@nestjs/common';
-import type { ServerConfig } from '../config/server-config';
-import type { Cluster } from '../cluster/cluster';
-import type { ReadinessCheck } from '../health/readiness';
-import { RedisRateLimitStore } from '../rate-limit/redis-rate-limit.store';
+import {
+  type ServerConfig,
+  type Cluster,
+  type ReadinessCheck,
+  mcpLimitsOf,
+  newRunnerId,
+} from '@assistant/server/hosting';
+import { RedisRateLimitStore } from './redis-rate-limit.store';
 import { RedisConnections } from './redis-connections';
 import { RedisClusterBus } from './redis-cluster-bus';
 import { RedisRunSlots } from './redis-run-slots';
 import { RedisQueryEventLog } from './redis-query-event-log';
 import { RedisConfirmationExchange } from './redis-confirmation-exchange';
 import { RedisMcpSessionStore } from './redis-mcp-sessions';
-import { mcpLimitsOf } from '../config/mcp-limits';
 import { RedisRunnerLeases } from './redis-runner-leases';
-import { newRunnerId } from '../queries/query-event-log';
 
 /** Beyond the longest run, before a crashed process's run slots and running queries lapse in Redis. */
 const LAPSE_MARGIN_MS = 60_000;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
-import { RedisConnections } from './redis-connections';
+import { RedisConnections } from '../lib/redis/redis-connections';
 
 // Support for the Redis integration specs only: tsconfig.lib.json leaves it out of the build, so that it is
 // never published.

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 /** Rate-limit counts shared by the hosted instances, on the machine's Redis. */
 import { RedisRateLimitStore } from './redis-rate-limit.store';
-import type { RedisConnections } from '../redis/redis-connections';
-import { cleanUp, freshPrefix, openTestRedis } from '../redis/redis-test-connections';
+import type { RedisConnections } from './redis-connections';
+import { cleanUp, freshPrefix, openTestRedis } from '../../testing/redis-test-connections';
 
 let redisA: RedisConnections;
 let redisB: RedisConnections;

@@ -1,15 +1,15 @@
 import type { Principal } from '@assistant/auth';
 import type { RedisConnections } from './redis-connections';
 import { redisUnavailable } from './redis-connections';
-import type { McpLimits } from '../config/mcp-limits';
 import {
+  type McpLimits,
   credentialOf,
   newSessionId,
   requestKey,
   type McpSession,
   type McpSessionStore,
   type RequestId,
-} from '../mcp/mcp-sessions';
+} from '@assistant/server/hosting';
 
 /** Redis's own clock in ms, so that instances with skewed clocks agree on idle times. */
 const NOW_MS = `

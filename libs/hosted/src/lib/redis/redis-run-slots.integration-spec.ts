@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { ProblemError } from '@assistant/contracts';
 import { RedisRunSlots } from './redis-run-slots';
 import type { RedisConnections } from './redis-connections';
-import { cleanUp, freshPrefix, openTestRedis } from './redis-test-connections';
+import { cleanUp, freshPrefix, openTestRedis } from '../../testing/redis-test-connections';
 
 let redisA: RedisConnections;
 let redisB: RedisConnections;

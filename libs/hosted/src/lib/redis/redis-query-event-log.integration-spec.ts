@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import type { QueryEvent } from '@assistant/contracts';
 import { RedisQueryEventLog } from './redis-query-event-log';
 import { clientName, RedisConnections } from './redis-connections';
-import { cleanUp, cuttableLink, freshPrefix, openTestRedis } from './redis-test-connections';
+import { cleanUp, cuttableLink, freshPrefix, openTestRedis } from '../../testing/redis-test-connections';
 
 const record = (id: string) => ({
   id,

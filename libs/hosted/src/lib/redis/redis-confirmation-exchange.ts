@@ -1,5 +1,4 @@
-import type { ClusterBus } from '../ports/cluster-bus';
-import type { AnswerResult, ConfirmationExchange } from '../ports/confirmation-exchange';
+import { type ClusterBus, type AnswerResult, type ConfirmationExchange } from '@assistant/server/hosting';
 import type { RedisConnections } from './redis-connections';
 import { redisUnavailable } from './redis-connections';
 

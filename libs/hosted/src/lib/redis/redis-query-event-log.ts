@@ -13,12 +13,12 @@ import {
   type QueryEventListener,
   type QueryEventLog,
   type QueryRecord,
-} from '../queries/query-event-log';
-import type { RunnerLiveness } from '../queries/runner-liveness';
+  type RunnerLiveness,
+  eventJson,
+} from '@assistant/server/hosting';
 import { redisUnavailable, type RedisConnections } from './redis-connections';
 import { RedisStreamFollower } from './redis-stream-follower';
 import { EVENT_FIELD, eventsOfEntries, streamId, type StreamEntry } from './redis-query-keys';
-import { eventJson } from '../queries/event-json';
 
 /** SPEC §4: a finished query stays replayable for at least 15 minutes. */
 const RETENTION_SECONDS = 15 * 60;
