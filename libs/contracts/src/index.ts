@@ -125,7 +125,7 @@ export {
   ENDPOINTS,
   findEndpoint,
 } from './lib/endpoints';
-export { API_PREFIX, servedPath, pathParams } from './lib/paths';
+export { API_PREFIX, servedPath, pathParams, routePattern, pathMatcher } from './lib/paths';
 export { ROUTE_WIRE, QUERY_EVENT_TYPES } from './lib/wire.generated';
 export { buildOpenApiDocument } from './lib/openapi';
 export { type ProblemErrorOptions, ProblemError, OperatorError } from './lib/errors';

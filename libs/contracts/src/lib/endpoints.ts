@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Scope } from './scopes';
 import type { ErrorCode } from './error-codes';
-import { PATH_PARAM, servedPath } from './paths';
+import type { RateLimitResource } from './rate-limits';
+import { pathMatcher } from './paths';
 import { listEnvelopeSchema, pageQuerySchema, searchablePageQuerySchema } from './common';
 import { accountSchema, updateAccountSchema } from './account';
 import {
@@ -60,6 +61,8 @@ export interface EndpointSpec {
   body?: z.ZodType;
   response: EndpointResponse;
   errors: readonly ErrorCode[];
+  /** The rate-limit bucket that counts it (SPEC §7): `core` unless said; `uncounted` for what monitors poll. */
+  rateLimit?: RateLimitResource | 'uncounted';
 }
 
 /** A declared endpoint with its name, which is also its OpenAPI operationId and the client's method name. */
@@ -86,6 +89,7 @@ export const ROUTES = {
     body: createQuerySchema,
     response: { status: 200, schema: queryEventSchema, contentType: 'text/event-stream' },
     errors: [...write, 'not_found', 'model_unavailable', 'service_unavailable'],
+    rateLimit: 'queries',
   },
   getQuery: {
     method: 'GET',
@@ -376,6 +380,8 @@ export const ROUTES = {
     body: claimPairingCodeSchema,
     response: { status: 201, schema: claimedDeviceSchema },
     errors: ['rate_limited', 'validation_failed', 'payload_too_large', 'unsupported_media_type'],
+    // The code is a credential: guessing must run out of tries long before it could find one.
+    rateLimit: 'auth',
   },
   listDevices: {
     method: 'GET',
@@ -414,6 +420,7 @@ export const ROUTES = {
     summary: 'Alive: the process serves (liveness; outside /api/v1, not rate-limited)',
     response: { status: 200, schema: healthSchema },
     errors: ['service_unavailable'],
+    rateLimit: 'uncounted',
   },
   getReadiness: {
     method: 'GET',
@@ -425,6 +432,7 @@ export const ROUTES = {
       'Ready for traffic: database reachable, schema current, Redis reachable where there is one, not shutting down (503 naming what is not; outside /api/v1, not rate-limited)',
     response: { status: 200, schema: readinessSchema },
     errors: ['service_unavailable'],
+    rateLimit: 'uncounted',
   },
   getProtectedResourceMetadata: {
     method: 'GET',
@@ -456,15 +464,7 @@ export const ENDPOINTS: readonly Endpoint[] = Object.entries(ROUTES).map(([opera
   ...(spec as EndpointSpec),
 }));
 
-const matchers = ENDPOINTS.map((endpoint) => ({
-  endpoint,
-  pattern: new RegExp(
-    `^${servedPath(endpoint)
-      .split(PATH_PARAM)
-      .map((part, i) => (i % 2 === 1 ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join('')}$`,
-  ),
-}));
+const matchers = ENDPOINTS.map((endpoint) => ({ endpoint, pattern: pathMatcher(endpoint) }));
 
 /**
  * The declared endpoint that answers a concrete request, e.g. `GET /api/v1/memories/mem_1?limit=5`; undefined

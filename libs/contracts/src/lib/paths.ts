@@ -13,3 +13,16 @@ export function servedPath(route: { path: string; mount?: 'api' | 'root' | undef
 export function pathParams(path: string): string[] {
   return [...path.matchAll(PATH_PARAM)].map(([, name]) => name);
 }
+
+/** A route's path as routers name it, each `{param}` a `:param`: `/api/v1/queries/:id/events`. */
+export function routePattern(route: { path: string; mount?: 'api' | 'root' | undefined }): string {
+  return servedPath(route).replace(PATH_PARAM, ':$1');
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** What concrete request paths a route's path matches (`/api/v1/memories/mem_1`): each `{param}` is one segment. */
+export function pathMatcher(route: { path: string; mount?: 'api' | 'root' | undefined }): RegExp {
+  const parts = servedPath(route).split(PATH_PARAM);
+  return new RegExp(`^${parts.map((part, i) => (i % 2 === 1 ? '[^/]+' : escapeRegExp(part))).join('')}$`);
+}

@@ -1,4 +1,4 @@
-import { ENDPOINTS, servedPath } from '@assistant/contracts';
+import { ENDPOINTS, routePattern } from '@assistant/contracts';
 
 /**
  * The routes that answer with an event stream (the contract says which), as Fastify names them
@@ -7,7 +7,7 @@ import { ENDPOINTS, servedPath } from '@assistant/contracts';
  */
 const EVENT_STREAM_ROUTES = new Set(
   ENDPOINTS.filter((endpoint) => endpoint.response.contentType === 'text/event-stream').map(
-    (endpoint) => `${endpoint.method} ${servedPath(endpoint).replace(/\{(\w+)\}/g, ':$1')}`,
+    (endpoint) => `${endpoint.method} ${routePattern(endpoint)}`,
   ),
 );
 

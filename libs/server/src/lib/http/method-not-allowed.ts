@@ -1,17 +1,5 @@
-import { ENDPOINTS, servedPath, type Endpoint } from '@assistant/contracts';
+import { ENDPOINTS, pathMatcher, servedPath, type Endpoint } from '@assistant/contracts';
 import type { ProblemAnswer } from './reply-problem';
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A declared path (`/api/v1/memories/{id}`) as a pattern of request paths: each `{param}` is one segment. */
-function patternOf(path: string): RegExp {
-  return new RegExp(
-    `^${path
-      .split(/\{\w+\}/)
-      .map(escapeRegExp)
-      .join('[^/]+')}$`,
-  );
-}
 
 /**
  * The methods a request path is served with, by the declared endpoints (HEAD wherever GET is, which answers it
@@ -19,12 +7,14 @@ function patternOf(path: string): RegExp {
  * also `/pairing/{id}`) takes the methods of both, as the router routes both.
  */
 export function declaredMethods(endpoints: readonly Endpoint[] = ENDPOINTS): (path: string) => string[] {
-  const byPath = new Map<string, Set<string>>();
+  const byPath = new Map<string, { pattern: RegExp; methods: Set<string> }>();
   for (const endpoint of endpoints) {
     const path = servedPath(endpoint);
-    byPath.set(path, (byPath.get(path) ?? new Set()).add(endpoint.method));
+    const entry = byPath.get(path) ?? { pattern: pathMatcher(endpoint), methods: new Set<string>() };
+    byPath.set(path, entry);
+    entry.methods.add(endpoint.method);
   }
-  const declared = [...byPath].map(([path, methods]) => ({ pattern: patternOf(path), methods }));
+  const declared = [...byPath.values()];
   return (path) => {
     const methods = new Set(declared.filter((d) => d.pattern.test(path)).flatMap((d) => [...d.methods]));
     if (methods.has('GET')) methods.add('HEAD');

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ENDPOINTS, servedPath, type Scope } from '@assistant/contracts';
+import { ENDPOINTS, routePattern, type Scope } from '@assistant/contracts';
 import type { Principal } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
 import { STORAGE } from '../ports/core-tokens';
@@ -16,7 +16,7 @@ const SAME_ENTRY_MS = 60_000;
 @Injectable()
 export class IntegrationActivity implements OnModuleInit {
   private readonly scopes = new Map<string, Scope | null>(
-    ENDPOINTS.map((e) => [`${e.method} ${servedPath(e).replace(/\{(\w+)\}/g, ':$1')}`, e.scope] as const),
+    ENDPOINTS.map((e) => [`${e.method} ${routePattern(e)}`, e.scope] as const),
   );
   private readonly noted = new Map<string, number>();
 

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RATE_LIMIT_HEADERS, ROUTES, servedPath, type RateLimitResource } from '@assistant/contracts';
+import { ENDPOINTS, RATE_LIMIT_HEADERS, routePattern, type RateLimitResource } from '@assistant/contracts';
 import type { Principal } from '@assistant/auth';
 import type { RateLimitStore } from './rate-limit.store';
 import type { RateLimitConfig } from '../config/server-config';
@@ -8,19 +8,17 @@ import { CREDENTIAL_PAGE_ROUTES } from '../pages/page-route';
 import { isClientRegistration, isProviderRequest } from '../oauth/provider-routes';
 
 /**
- * `/healthz` and `/readyz` are not counted: they are what an orchestrator or a monitor polls to decide whether the
- * server is up, and anonymous traffic from the same address (or a flood) must not make a healthy server look down.
+ * The bucket of each declared route, as Fastify names it (`POST /api/v1/queries`), from the contract's `rateLimit`
+ * (ROUTES): `queries` for asking, `auth` for a request that is a credential in itself (a pairing code), `uncounted`
+ * for what an orchestrator or a monitor polls (`/healthz`, `/readyz`: anonymous traffic from the same address, or a
+ * flood, must not make a healthy server look down). The sign-in pages (a password, a sign-in link's token) are
+ * `auth` too, by the page registry.
  */
-const UNCOUNTED_ROUTES = new Set([servedPath(ROUTES.getHealth), servedPath(ROUTES.getReadiness)]);
-
-/**
- * Routes whose request is a credential in itself (a pairing code), counted per address in the small `auth` bucket
- * like the sign-in routes (a password, a sign-in link's token): guessing codes must run out of tries long before
- * it could find one.
- */
-const AUTH_ROUTES = new Set<string>([
-  `POST ${servedPath(ROUTES.claimPairingCode)}`,
-  ...CREDENTIAL_PAGE_ROUTES,
+const DECLARED_BUCKETS = new Map<string, RateLimitResource | 'uncounted'>([
+  ...ENDPOINTS.filter((endpoint) => endpoint.rateLimit).map(
+    (endpoint) => [`${endpoint.method} ${routePattern(endpoint)}`, endpoint.rateLimit!] as const,
+  ),
+  ...CREDENTIAL_PAGE_ROUTES.map((route) => [route, 'auth'] as const),
 ]);
 
 /**
@@ -28,10 +26,12 @@ const AUTH_ROUTES = new Set<string>([
  * authorization server's endpoints have no Fastify route (its hook hands them over whole): they are told by the
  * very test that hands them over, so that what reaches it is what is counted as `auth`.
  */
-function resourceOf(request: FastifyRequest, route: string): RateLimitResource {
-  if (request.method === 'POST' && route === '/api/v1/queries') return 'queries';
+function bucketOf(request: FastifyRequest, route: string): RateLimitResource | 'uncounted' {
+  // HEAD is answered by the GET route (Fastify adds it), and counted as that GET.
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  const declared = DECLARED_BUCKETS.get(`${method} ${route}`);
+  if (declared) return declared;
   if (route.startsWith('/oauth/')) return 'auth';
-  if (AUTH_ROUTES.has(`${request.method} ${route}`)) return 'auth';
   if (!route && isProviderRequest(request.method, request.url)) return 'auth';
   return 'core';
 }
@@ -133,8 +133,8 @@ export function rateLimiter(limits: RateLimits, verify: VerifyBearer): RateLimit
   return async (request, reply) => {
     // Read once: Fastify builds a new routeOptions object at every read.
     const route = request.routeOptions.url ?? '';
-    if (UNCOUNTED_ROUTES.has(route)) return false;
-    const resource = resourceOf(request, route);
+    const resource = bucketOf(request, route);
+    if (resource === 'uncounted') return false;
     const verdict = await limits.count(resource, await callerKey(request, resource, verify));
     reply.headers(verdict.headers);
     const exceeded =
