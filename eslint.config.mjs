@@ -67,6 +67,8 @@ const depConstraints = [
   // The hosted composition plugs Redis into the server's ports (`@assistant/server/hosting`).
   { sourceTag: 'type:hosted', onlyDependOnLibsWithTags: ['type:server', ...ALL_LIBS] },
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:hosted', 'type:server', ...ALL_LIBS] },
+  // `assistant serve` and the self-hosted server run on one process: they never reach the hosted composition.
+  { sourceTag: 'scope:self-host', notDependOnLibsWithTags: ['type:hosted'] },
   // The stdio MCP launcher relays to a server over HTTP: never server or storage.
   {
     sourceTag: 'type:launcher',

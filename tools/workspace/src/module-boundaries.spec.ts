@@ -102,6 +102,27 @@ describe('@nx/enforce-module-boundaries with workspace packages (@assistant/*)',
     expect(boundaryErrors(messages).map((m) => m.messageId)).toEqual(['onlyTagsConstraintViolation']);
   });
 
+  it('fails when the CLI (assistant serve) imports @assistant/hosted', async () => {
+    const messages = await lintProbe('apps/cli/src/__boundary-probe__.ts', importOf('@assistant/hosted'));
+
+    expect(boundaryErrors(messages).map((m) => m.messageId)).toContain('notTagsConstraintViolation');
+  });
+
+  it('fails when the server imports a Redis client (it belongs to @assistant/hosted)', async () => {
+    const messages = await lintProbe('libs/server/src/__boundary-probe__.ts', importOf('ioredis'));
+
+    expect(boundaryErrors(messages).map((m) => m.messageId)).toEqual(['bannedExternalImportsViolation']);
+  });
+
+  it('allows the hosted API to import @assistant/hosted', async () => {
+    const messages = await lintProbe(
+      'apps/hosted-api/src/__boundary-probe__.ts',
+      importOf('@assistant/hosted'),
+    );
+
+    expect(messages).toEqual([]);
+  });
+
   it('allows a workspace tool to import @assistant/contracts', async () => {
     const messages = await lintProbe(
       'tools/workspace/src/__boundary-probe__.ts',
