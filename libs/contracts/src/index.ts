@@ -126,6 +126,7 @@ export {
   findEndpoint,
 } from './lib/endpoints';
 export { API_PREFIX, servedPath, pathParams, routePattern, pathMatcher } from './lib/paths';
+export { PROTOCOL_ROUTES, MCP_PATH, type ProtocolRoute, type ProtocolName } from './lib/protocols';
 export { ROUTE_WIRE, QUERY_EVENT_TYPES } from './lib/wire.generated';
 export { buildOpenApiDocument } from './lib/openapi';
 export { type ProblemErrorOptions, ProblemError, OperatorError } from './lib/errors';

@@ -37,6 +37,20 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('lists MCP with each method it is served with, bearer auth of any scope, and where it is specified', () => {
+    const item = document.paths['/mcp'] as Record<
+      string,
+      Operation & { security: unknown; externalDocs: unknown }
+    >;
+
+    expect(Object.keys(item).sort()).toEqual(['delete', 'get', 'post']);
+    for (const operation of Object.values(item)) {
+      expect(operation.security).toEqual([{ bearer: [] }]);
+      expect(operation.externalDocs).toEqual({ url: 'https://modelcontextprotocol.io/specification' });
+      expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '401', '403']));
+    }
+  });
+
   it('resolves every $ref to a component schema', () => {
     const refs = refsIn(document);
     expect(refs.length).toBeGreaterThan(10);

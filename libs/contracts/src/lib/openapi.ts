@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ENDPOINTS, type Endpoint } from './endpoints';
 import { ERROR_CODES } from './error-codes';
 import { servedPath } from './paths';
+import { PROTOCOL_ROUTES, type ProtocolRoute } from './protocols';
 import { problemSchema } from './problem';
 import { SCOPE_DESCRIPTIONS } from './scopes';
 import { RATE_LIMIT_HEADERS } from './rate-limits';
@@ -78,6 +79,34 @@ function operation(endpoint: Endpoint): JsonObject {
   };
 }
 
+/** A protocol's path item: each method, with bearer auth (any scope) and the problems it may answer. */
+function protocolOperations(name: string, route: ProtocolRoute): JsonObject {
+  const problem = (title: string) => ({
+    description: title,
+    content: { 'application/problem+json': { schema: { $ref: componentRef('Problem') } } },
+  });
+  return Object.fromEntries(
+    route.methods.map((method) => [
+      method.toLowerCase(),
+      {
+        operationId: `${name}${method[0]}${method.slice(1).toLowerCase()}`,
+        summary: route.summary,
+        tags: [route.tag],
+        security: [{ bearer: [] }],
+        externalDocs: { url: route.specification },
+        responses: {
+          '200': {
+            description: 'A protocol message (application/json), or a stream of them (text/event-stream)',
+          },
+          '401': problem(`${ERROR_CODES.invalid_token.title} (invalid_token)`),
+          '403': problem(`${ERROR_CODES.origin_not_allowed.title} (origin_not_allowed)`),
+          '429': problem(`${ERROR_CODES.rate_limited.title} (rate_limited)`),
+        },
+      },
+    ]),
+  );
+}
+
 /** The OpenAPI 3.1 document of /api/v1, generated from the zod schemas of this package. */
 export function buildOpenApiDocument(options: { serverUrl?: string; version?: string } = {}): JsonObject {
   // Make sure the Problem schema is registered even if no endpoint body names it directly.
@@ -94,6 +123,8 @@ export function buildOpenApiDocument(options: { serverUrl?: string; version?: st
     paths[key] ??= endpoint.mount === 'root' ? { servers: [{ url: '/' }] } : {};
     paths[key][endpoint.method.toLowerCase()] = operation(endpoint);
   }
+  for (const [name, route] of Object.entries(PROTOCOL_ROUTES))
+    paths[route.path] = protocolOperations(name, route);
   return {
     openapi: '3.1.0',
     info: {

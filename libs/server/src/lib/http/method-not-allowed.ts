@@ -1,18 +1,32 @@
-import { ENDPOINTS, pathMatcher, servedPath, type Endpoint } from '@assistant/contracts';
+import {
+  ENDPOINTS,
+  pathMatcher,
+  PROTOCOL_ROUTES,
+  servedPath,
+  type Endpoint,
+  type ProtocolRoute,
+} from '@assistant/contracts';
 import type { ProblemAnswer } from './reply-problem';
 
 /**
- * The methods a request path is served with, by the declared endpoints (HEAD wherever GET is, which answers it
- * too); empty for a path that no endpoint declares. A path that two declared paths match (`/pairing/claim` is
+ * The methods a request path is served with, by the declared endpoints and protocol routes (HEAD wherever GET is,
+ * which answers it too); empty for a path that none declares. A path that two declared paths match (`/pairing/claim` is
  * also `/pairing/{id}`) takes the methods of both, as the router routes both.
  */
-export function declaredMethods(endpoints: readonly Endpoint[] = ENDPOINTS): (path: string) => string[] {
+export function declaredMethods(
+  endpoints: readonly Endpoint[] = ENDPOINTS,
+  protocols: readonly ProtocolRoute[] = Object.values(PROTOCOL_ROUTES),
+): (path: string) => string[] {
   const byPath = new Map<string, { pattern: RegExp; methods: Set<string> }>();
-  for (const endpoint of endpoints) {
-    const path = servedPath(endpoint);
-    const entry = byPath.get(path) ?? { pattern: pathMatcher(endpoint), methods: new Set<string>() };
+  const routes = [
+    ...endpoints.map((endpoint) => ({ route: endpoint, methods: [endpoint.method] })),
+    ...protocols.map((protocol) => ({ route: protocol, methods: protocol.methods })),
+  ];
+  for (const { route, methods } of routes) {
+    const path = servedPath(route);
+    const entry = byPath.get(path) ?? { pattern: pathMatcher(route), methods: new Set<string>() };
     byPath.set(path, entry);
-    entry.methods.add(endpoint.method);
+    for (const method of methods) entry.methods.add(method);
   }
   const declared = [...byPath.values()];
   return (path) => {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API_PREFIX, ProblemError } from '@assistant/contracts';
+import { API_PREFIX, MCP_PATH, PROTOCOL_ROUTES, ProblemError } from '@assistant/contracts';
 import { verifiedCaller, type Principal } from '@assistant/auth';
 import { SERVER_CONFIG } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
@@ -17,8 +17,6 @@ import { mcpServerFor } from './mcp-server';
 import { MCP_SESSIONS, type McpSessionStore } from './mcp-sessions';
 import { hostAllowed, isLoopbackHost, originAllowed, type OriginPolicy } from './request-origin';
 import { webRequestOf } from './web-exchange';
-
-export const MCP_PATH = `${API_PREFIX}/mcp`;
 
 /** Beyond the longest tool call, before a request id of a session counts as answered (its instance crashed). */
 const REQUEST_ID_MARGIN_MS = 60_000;
@@ -52,7 +50,7 @@ export class McpEndpoint implements OnModuleInit, OnApplicationShutdown {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.route({
-      method: ['GET', 'POST', 'DELETE'],
+      method: [...PROTOCOL_ROUTES.mcp.methods],
       url: MCP_PATH,
       handler: (request, reply) => this.handle(request, reply),
     });

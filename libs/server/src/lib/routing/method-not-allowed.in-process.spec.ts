@@ -2,7 +2,7 @@
  * A method that a declared path is not served with is `405 method_not_allowed` with an `Allow` header naming the
  * methods it is served with, and a problem body (docs/api.md §5); a path that nothing serves stays a 404.
  */
-import { ENDPOINTS, servedPath, type Problem } from '@assistant/contracts';
+import { ENDPOINTS, MCP_PATH, PROTOCOL_ROUTES, servedPath, type Problem } from '@assistant/contracts';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
 
 let api: InProcessApp;
@@ -54,6 +54,13 @@ it.each(DECLARED_PATHS)(
     }
   },
 );
+
+it('PUT /api/v1/mcp: 405 naming the methods MCP is declared with (PROTOCOL_ROUTES)', async () => {
+  const res = await api.inject({ method: 'PUT', url: MCP_PATH, payload: {} });
+
+  expect(res.statusCode).toBe(405);
+  expect(allowOf(res.headers.allow)).toEqual(allowed([...PROTOCOL_ROUTES.mcp.methods]));
+});
 
 it('answers HEAD wherever GET is, as Allow says', async () => {
   expect((await api.inject({ method: 'HEAD', url: '/api/v1/memories' })).statusCode).toBe(200);

@@ -2,10 +2,11 @@ import 'reflect-metadata';
 import { Controller, Get, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { ENDPOINTS, type Endpoint } from '@assistant/contracts';
+import { ENDPOINTS, PROTOCOL_ROUTES, type Endpoint, type ProtocolRoute } from '@assistant/contracts';
 import { Public, Scopes } from '@assistant/auth';
 import { Route } from './route.decorator';
 import { routeMismatches } from './route-contract.check';
+import { protocolRouteMismatches } from './protocol-route.check';
 import { RoutingModule } from './routing.module';
 
 const endpoint = (operationId: string) => ENDPOINTS.find((e) => e.operationId === operationId) as Endpoint;
@@ -103,9 +104,30 @@ describe('routeMismatches: the served routes against the declared contract', () 
   });
 });
 
+describe('protocolRouteMismatches', () => {
+  const mcp = { ...PROTOCOL_ROUTES.mcp, methods: ['POST', 'GET'] as const };
+
+  it('is empty when every method of every declared protocol is served', () => {
+    expect(protocolRouteMismatches(() => true, { mcp })).toEqual([]);
+  });
+
+  it('names each declared method that is not served', () => {
+    const served = (route: { method: string; url: string }) =>
+      route.method === 'POST' && route.url === '/api/v1/mcp';
+
+    expect(protocolRouteMismatches(served, { mcp })).toEqual([
+      'mcp (GET /api/v1/mcp) is declared but not served',
+    ]);
+  });
+});
+
 describe('RoutingModule at start-up', () => {
-  async function init(controllers: (new () => object)[], declared: Endpoint[]): Promise<void> {
-    @Module({ imports: [RoutingModule.register(declared)], controllers })
+  async function init(
+    controllers: (new () => object)[],
+    declared: Endpoint[],
+    protocols: Record<string, ProtocolRoute> = {},
+  ): Promise<void> {
+    @Module({ imports: [RoutingModule.register(declared, protocols)], controllers })
     class TestModule {}
     const app = await NestFactory.create(TestModule, new FastifyAdapter(), {
       logger: false,
@@ -125,6 +147,12 @@ describe('RoutingModule at start-up', () => {
   it('refuses to start, naming each difference, when they do not', async () => {
     await expect(init([AgreeingController, ForgotScopeController], [getMe, getMemory])).rejects.toThrow(
       /forgotten.*has no scope and is not public[\s\S]*getMemory .* is declared but not served/,
+    );
+  });
+
+  it('refuses to start when a declared protocol route (MCP) is not served', async () => {
+    await expect(init([AgreeingController], [getMe], { mcp: PROTOCOL_ROUTES.mcp })).rejects.toThrow(
+      /mcp \(POST \/api\/v1\/mcp\) is declared but not served/,
     );
   });
 });
