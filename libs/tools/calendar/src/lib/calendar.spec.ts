@@ -207,7 +207,6 @@ describe('a CalDAV calendar (Radicale)', () => {
 describe('the calendar family', () => {
   // Thursday 3 December 2026, 10:00 in Berlin.
   const now = new Date('2026-12-03T09:00:00Z');
-  const at = { now, timeZone: BERLIN };
 
   it('reads days and times as a person says them, in their time zone', () => {
     const day = (words: string) => {
