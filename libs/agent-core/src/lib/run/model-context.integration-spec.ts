@@ -3,6 +3,8 @@
  * in for a model that cannot run here) records the request that `runQuery` makes through the real provider.
  */
 import type { QueryEventBody } from '@assistant/contracts';
+// Test only: the scripted OpenAI-compatible server stands in for a model that cannot run here (no GPU, no weights).
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { startOpenAiFixture, type OpenAiFixture } from '@assistant/test-services';
 import { OpenAiCompatibleChatModel } from '../models/openai-compatible/openai-compatible-chat-model';
 import { runQuery, type RunInput } from './run-query';
