@@ -116,7 +116,10 @@ class QueryRun {
     } finally {
       process.off('SIGINT', onSigint);
     }
-    if (!this.options.json && this.wroteText && !this.atLineStart) this.writeOut('\n');
+    if (!this.options.json && this.wroteText && !this.atLineStart) {
+      this.writeOut('\n');
+      this.atLineStart = true;
+    }
     if (this.discussionId && this.stderrIsTty && outcome.code !== EXIT_INTERRUPTED) {
       this.note(
         `discussion ${this.discussionId} · continue with: assistant chat --discussion ${this.discussionId} "…"`,
