@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import * as vm from 'node:vm';
 import type { ModuleImporter } from '../lib/tools/custom/custom-tools-folder';
+import { VERSIONED_IMPORT_HOOKS, versionedModuleUrl } from '../lib/tools/custom/versioned-imports';
 
 /**
  * A custom tools folder for a test, as a user sets one up: the modules, and `@assistant/tool-kit` installed
@@ -65,5 +65,23 @@ const importInMainContext = vm.runInThisContext(
  * contents for every later import of it, so the server's importer (an `import()` that jest runs) would never see
  * the change there. Node flags this option as experimental; the server's test target silences the warning.
  */
-export const importWithNode: ModuleImporter = (file, version) =>
-  importInMainContext(`${pathToFileURL(file).href}?v=${version}`, file);
+export const importWithNode: ModuleImporter = (file, version) => {
+  hookInMainContext();
+  return importInMainContext(versionedModuleUrl(file, version), file);
+};
+
+/**
+ * The server's hook for the helpers of a tool module (versioned-imports.ts), registered with Node's own loader:
+ * jest's `node:module` refuses `register`, as it would reach past jest's module system, which is the point here.
+ */
+const hookInMainContext = (() => {
+  let hooked = false;
+  const register = vm.runInThisContext(
+    `((source) => process.getBuiltinModule('node:module').register('data:text/javascript,' + encodeURIComponent(source)))`,
+  ) as (source: string) => void;
+  return () => {
+    if (hooked) return;
+    hooked = true;
+    register(VERSIONED_IMPORT_HOOKS);
+  };
+})();

@@ -325,4 +325,27 @@ describe('a module that failed to load', () => {
       status: 'packed',
     });
   });
+
+  it('imports its helper afresh when tried again, so that a fixed syntax error in the helper is seen', async () => {
+    const helper = join(folder.path, 'lib', 'status.mjs');
+    mkdirSync(dirname(helper));
+    writeFileSync(helper, 'export const status = {;\n');
+    folder.write(
+      'orders.mjs',
+      ["import { status } from './lib/status.mjs';", ORDER_STATUS.replace("'shipped'", 'status')].join('\n'),
+    );
+    await tools.load();
+    expect(reasons()).toEqual([['orders.mjs', expect.stringMatching(/^syntax error/)]]);
+    tools.watch();
+
+    writeFileSync(helper, "export const status = 'packed';\n");
+    const next = changed();
+    const now = new Date();
+    utimesSync(join(folder.path, 'orders.mjs'), now, now);
+    await next;
+    expect(await callTool({ ...tools.tools[0], driver: undefined }, { id: '1' }, context(), 1000)).toEqual({
+      id: '1',
+      status: 'packed',
+    });
+  });
 });

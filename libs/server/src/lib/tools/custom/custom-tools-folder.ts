@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { readdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { isScope } from '@assistant/contracts';
 import { isToolDefinition, sideEffectsScopeProblem, type ToolDefinition } from '@assistant/tool-kit';
+import { hookVersionedImports, versionedModuleUrl } from './versioned-imports';
 
 /** The files of a tools folder that are tool modules: directly in it, not hidden (an editor's swap file). */
 const MODULE_FILE = /^[^.].*\.(?:js|mjs|cjs)$/;
@@ -221,7 +221,8 @@ const nativeImport = new Function('url', 'return import(url)') as (url: string) 
 
 export const importFresh: ModuleImporter = (file, version) => {
   delete require.cache[file];
-  return nativeImport(`${pathToFileURL(file).href}?v=${version}`);
+  hookVersionedImports();
+  return nativeImport(versionedModuleUrl(file, version));
 };
 
 /**
