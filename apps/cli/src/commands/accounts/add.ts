@@ -5,7 +5,9 @@ export default class AccountsAdd extends Command {
 
   static override description = `For a household that shares one server: creates another account beside the owner's and prints a personal token for it, once, as JSON. Each account sees only its own discussions and memories.
 
-Runs against the data directory's database directly (the PostgreSQL database it was set up with, which it remembers, or its embedded one), so it works whether or not the server is running.`;
+Runs against the data directory's database directly (the PostgreSQL database it was set up with, which it remembers, or its embedded one), so it works whether or not the server is running.
+
+To let that person into their profile page (/profile) in a browser, run "assistant accounts login-link --email <email>" while the server runs: it prints a one-time sign-in link for them.`;
 
   static override examples = [
     {
