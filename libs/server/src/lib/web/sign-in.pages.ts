@@ -151,7 +151,7 @@ export class SignInPages {
         'This sign-in link does not work',
         html`A sign-in link works once, for 15 minutes. This one was used already, has expired, or is not
           complete. On the machine that runs the server, run <code>assistant serve --login-link</code> for a
-          new one.`,
+          new one (or <code>assistant accounts login-link --email …</code> for another account).`,
       );
     }
     await this.sessions.signIn(request, userId);
@@ -163,10 +163,14 @@ export class SignInPages {
     return renderPage(reply, {
       title: 'Sign in',
       body: html`<h1>Sign in</h1>
-        <p>This self-hosted server signs its owner in with a one-time link instead of a password.</p>
+        <p>This self-hosted server signs people in with a one-time link instead of a password.</p>
         <p>
           On the machine that runs it, run <code>assistant serve --login-link</code> and open the link it
           prints. The link printed when the server started works too. A link works once, within 15 minutes.
+        </p>
+        <p>
+          Not the owner? Ask them for a link: they make one on their profile page, or with
+          <code>assistant accounts login-link --email …</code>.
         </p>
         ${resumes && html`<p>Open it in this browser to come back to where you were.</p>`}`,
     });
