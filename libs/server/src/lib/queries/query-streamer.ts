@@ -7,7 +7,11 @@ import type { ServerConfig } from '../config/server-config';
 import type { QueryEventLog } from './query-event-log';
 import { SseStream } from './sse-stream';
 
-/** Connects one HTTP response to a query's event log. A client that goes away only unsubscribes. */
+/**
+ * Connects one HTTP response to a query's event log. A client that goes away only unsubscribes. A reader that falls
+ * STREAM_BACKLOG_BYTES behind is unsubscribed until it has taken what was written, then subscribed again after the
+ * last event it was sent: what it has not read waits in the log, not in this process's memory.
+ */
 @Injectable()
 export class QueryStreamer {
   private readonly logger = new Logger('QueryStreamer');
@@ -22,25 +26,38 @@ export class QueryStreamer {
     // The client may have gone while the query was being prepared: nothing to stream to.
     if (reply.raw.destroyed) return;
     let closed = false;
+    let lastSent = after;
     let unsubscribe: () => void = () => undefined;
     const sse = new SseStream(reply, this.config.queries.pingIntervalMs, () => {
       closed = true;
       unsubscribe();
     });
-    const attach = async () => {
-      const stop = await this.log.subscribe(queryId, after, (event) => {
-        sse.send(event);
-        if (isTerminalEvent(event)) sse.end();
+    const failed = (error: unknown) => {
+      this.logger.error({ err: error, query_id: queryId, msg: 'could not stream query events' });
+      sse.end();
+    };
+    const attach = async (from: number) => {
+      // Per subscription: once paused, this one sends nothing more; the next starts after `lastSent`.
+      let paused = false;
+      const stop = await this.log.subscribe(queryId, from, (event) => {
+        if (paused || closed) return;
+        lastSent = event.sequence_number;
+        const more = sse.send(event);
+        if (isTerminalEvent(event)) return sse.end();
+        if (more) return;
+        paused = true;
+        unsubscribe();
+        sse.whenDrained(() => {
+          if (!closed) attach(lastSent).catch(failed);
+        });
       });
-      if (closed) return stop();
+      // Paused while the log replayed (or closed meanwhile): this subscription is done.
+      if (closed || paused) return stop();
       unsubscribe = stop;
       // Resuming a finished query after its last event: nothing more will come.
       const record = await this.log.get(queryId);
-      if (record?.endedAt && after >= record.lastEventId) sse.end();
+      if (record?.endedAt && from >= record.lastEventId) sse.end();
     };
-    attach().catch((error: unknown) => {
-      this.logger.error({ err: error, query_id: queryId, msg: 'could not stream query events' });
-      sse.end();
-    });
+    attach(after).catch(failed);
   }
 }

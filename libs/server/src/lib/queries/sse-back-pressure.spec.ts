@@ -2,12 +2,11 @@
  * A reader of a query's event stream that reads slowly, or stops, against the real streaming path: `QueryStreamer`
  * and `SseStream` on a Fastify server on loopback, fed by a `MemoryQueryEventLog`, read over TCP sockets.
  *
- * What `SseStream` does with back-pressure today: nothing. It writes each frame as the log hands it over and does
- * not look at what `write()` returns, so the frames a reader has not taken wait in the response's buffer, in this
- * process's memory, until it takes them or goes away. The log hands an event to every reader at once and waits for
- * none. These tests pin down exactly that: a stalled reader holds back neither the log nor another reader, loses
- * nothing, and is let go when it leaves. What it costs meanwhile is bounded by the query's own events (the stream
- * ends with the query), not by a limit per stream: the last test measures it.
+ * A stream stops taking events from the log once its reader is `STREAM_BACKLOG_BYTES` behind, and takes them again,
+ * after the last one it sent, when the reader has caught up: what a reader has not read waits in the log, not in
+ * this process's memory. The log hands an event to every reader at once and waits for none. So a stalled reader
+ * holds back neither the log nor another reader, loses nothing, is let go when it leaves, and costs at most its
+ * backlog (the last test measures it; it held the whole query's frames before).
  */
 import { connect, type Socket } from 'node:net';
 import type { ServerResponse } from 'node:http';
@@ -16,7 +15,7 @@ import type { QueryEvent, QueryEventBody } from '@assistant/contracts';
 import type { ServerConfig } from '../config/server-config';
 import { MemoryQueryEventLog } from './query-event-log';
 import { QueryStreamer } from './query-streamer';
-import { frameOf } from './sse-stream';
+import { frameOf, STREAM_BACKLOG_BYTES } from './sse-stream';
 
 const QUERY = 'qry_back_pressure';
 /**
@@ -184,7 +183,7 @@ it('a stalled reader that goes away is let go: nothing more is written for it', 
   expect(responses[0].writableLength).toBe(0);
 });
 
-it('holds what a stalled reader has not taken in memory, up to the query’s own frames (no limit per stream)', async () => {
+it('holds at most its backlog for a stalled reader, whatever the length of the query', async () => {
   await openReader(true);
   const before = responses[0].writableLength;
 
@@ -196,7 +195,8 @@ it('holds what a stalled reader has not taken in memory, up to the query’s own
   }
 
   const held = responses[0].writableLength - before;
-  // The socket buffers take their few MiB; the rest of the 40 MiB is this process's to hold.
-  expect(held).toBeGreaterThan(frames / 2);
-  expect(held).toBeLessThanOrEqual(frames);
+  // 40 MiB of frames: the socket buffers take their few MiB, the log keeps the rest, and this process holds at
+  // most the backlog and the frame that crossed it.
+  expect(frames).toBeGreaterThan(10 * STREAM_BACKLOG_BYTES);
+  expect(held).toBeLessThanOrEqual(STREAM_BACKLOG_BYTES + Buffer.byteLength(DELTA) + 1024);
 });

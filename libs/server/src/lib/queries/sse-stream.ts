@@ -19,6 +19,14 @@ export function frameOf(event: QueryEvent): string {
 }
 
 /**
+ * How much a stream may hold that its reader has not taken, before it stops taking events from the log until the
+ * reader catches up. A reader that stops reading would otherwise have the whole query's frames held for it in this
+ * process's memory (a 20 MiB answer, 20 MiB per such reader). Far above what any answer sends while its reader
+ * keeps up (a few KiB), so a reader that keeps up never waits, and a large replay is sent in a few pieces.
+ */
+export const STREAM_BACKLOG_BYTES = 1024 * 1024;
+
+/**
  * One server-sent-events response. Takes the reply over from Fastify (keeping the headers the hooks already
  * set: rate limits, request id), writes each event as `id` / `event` / `data`, and a `: ping` comment at an
  * interval (15 s by default) so that proxies keep the connection open.
@@ -58,8 +66,15 @@ export class SseStream {
     });
   }
 
-  send(event: QueryEvent): void {
+  /** Writes the event; false when the reader is STREAM_BACKLOG_BYTES behind, and no more should be sent yet. */
+  send(event: QueryEvent): boolean {
     this.writeRaw(frameOf(event));
+    return this.reply.raw.writableLength < STREAM_BACKLOG_BYTES;
+  }
+
+  /** Calls `then` once the reader has taken everything written (not if the stream closes first). */
+  whenDrained(then: () => void): void {
+    this.reply.raw.once('drain', then);
   }
 
   end(): void {
