@@ -366,6 +366,14 @@ describe('the settings of the composition roots', () => {
     );
   });
 
+  it('gives the hosted API its mail server and sender, and none without them', () => {
+    expect(
+      hosted({ ASSISTANT_SMTP_URL: 'smtps://u:p@mail.example.com:465', ASSISTANT_MAIL_FROM: 'a@example.com' })
+        .mail,
+    ).toEqual({ smtpUrl: 'smtps://u:p@mail.example.com:465', from: 'a@example.com' });
+    expect(hosted({}).mail).toBeUndefined();
+  });
+
   it('stops the hosted API on a mail server URL or a sender that is not one, without repeating the URL', () => {
     expect(startupLine(() => hosted({ ASSISTANT_SMTP_URL: 'http://user:hunter2@mail.example.com' }))).toBe(
       'assistant: ASSISTANT_SMTP_URL must be an smtp:// or smtps:// URL',
