@@ -104,6 +104,38 @@ describe('DurableQueryEventLog on SQLite', () => {
     }
   });
 
+  it("rewrites a long stream's row less often as it grows, yet leaves no event unwritten for long", async () => {
+    const appendEvents = jest.spyOn(storage.queries, 'appendEvents');
+    try {
+      const log = new DurableQueryEventLog(new MemoryQueryEventLog(), storage.queries, {
+        flushDelayMs: 10,
+        maxUnstoredMs: 200,
+        onError: (error) => errors.push(error),
+      });
+      logs.push(log);
+      const id = await openQuery(log);
+      await until(async () => (await storage.queries.get(id)) !== null, 100);
+      // 20 KB at once, then a token of ~60 bytes every 5 ms for 600 ms or more: a write at every flush would be 60.
+      for (let i = 0; i < 200; i++) log.append(id, delta(`${'x'.repeat(90)} `));
+      await sleep(30);
+      appendEvents.mockClear();
+      const started = Date.now();
+      for (let i = 0; i < 120; i++) {
+        log.append(id, delta(`w${i} `));
+        await sleep(5);
+      }
+      const writes = appendEvents.mock.calls.length;
+      // Once every maxUnstoredMs (a quarter of 20 KB does not come meanwhile), not at every 10 ms flush.
+      expect(writes).toBeGreaterThanOrEqual(2);
+      expect(writes).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 200) + 1);
+      // What waited is written within maxUnstoredMs (and a flush).
+      await sleep(250);
+      expect((await storage.queries.events(id, 0)).length).toBe(320);
+    } finally {
+      appendEvents.mockRestore();
+    }
+  });
+
   it('stores the JSON its streams framed each event with: an event is serialized once', async () => {
     const appendEvents = jest.spyOn(storage.queries, 'appendEvents');
     const stringify = jest.spyOn(JSON, 'stringify');

@@ -12,8 +12,13 @@ import {
 } from './query-event-log';
 
 export interface DurableQueryEventLogOptions {
-  /** How long an event may wait in memory before it is written: a crash loses at most this much of a stream. */
+  /**
+   * How long an event may wait in memory before it is written: a crash loses at most this much of a short
+   * stream. A long one's row is rewritten less often (see `isDue`), and loses at most `maxUnstoredMs`.
+   */
   flushDelayMs?: number;
+  /** How long an event of a long stream may wait in memory at most before it is written. */
+  maxUnstoredMs?: number;
   /** How often the stream of a query that this process does not hold looks for new events in the database. */
   pollMs?: number;
   /**
@@ -31,9 +36,17 @@ export interface DurableQueryEventLogOptions {
  */
 const MAX_RETRIED_EVENTS = 100_000;
 
+/**
+ * A query's stored events that are rewritten at every flush however little came since: about a page of the
+ * database, which a write of the row costs anyway.
+ */
+const SMALL_ROW_BYTES = 4_096;
+
 interface PendingWrite extends EventToStore {
   /** When its query ended, for a terminal event. */
   at?: Date;
+  /** When it was appended (performance.now()), for a stream's events that wait to be written. */
+  since?: number;
 }
 
 /**
@@ -62,7 +75,10 @@ export class DurableQueryEventLog implements QueryEventLog {
   private readonly ending = new Set<string>();
   /** The queries this process runs, until they end: the live log is the truth about them. */
   private readonly runningHere = new Set<string>();
+  /** The bytes of each running query's events that are stored (its row's `events`), once it has some. */
+  private readonly storedBytes = new Map<string, number>();
   private readonly flushDelayMs: number;
+  private readonly maxUnstoredMs: number;
   private readonly pollMs: number;
   private readonly superviseMs: number;
 
@@ -72,6 +88,7 @@ export class DurableQueryEventLog implements QueryEventLog {
     private readonly options: DurableQueryEventLogOptions,
   ) {
     this.flushDelayMs = options.flushDelayMs ?? 250;
+    this.maxUnstoredMs = Math.max(options.maxUnstoredMs ?? 1_000, this.flushDelayMs);
     this.pollMs = options.pollMs ?? 1_000;
     this.superviseMs = options.superviseMs ?? 2_000;
   }
@@ -110,7 +127,7 @@ export class DurableQueryEventLog implements QueryEventLog {
     if (this.ending.has(queryId)) throw new Error(`query ${queryId} has already ended`);
     const event = this.live.append(queryId, body);
     // Its JSON is made already if a stream framed it (or Redis took it): the write stores that text.
-    this.pending.push({ queryId, event, json: eventJson(event) });
+    this.pending.push({ queryId, event, json: eventJson(event), since: performance.now() });
     this.flushSoon();
     return event;
   }
@@ -149,7 +166,10 @@ export class DurableQueryEventLog implements QueryEventLog {
       return await this.live.end(queryId, terminal, at);
     } finally {
       this.ending.delete(queryId);
-      if (!stillRunning) this.runningHere.delete(queryId);
+      if (!stillRunning) {
+        this.runningHere.delete(queryId);
+        this.storedBytes.delete(queryId);
+      }
     }
   }
 
@@ -190,7 +210,9 @@ export class DurableQueryEventLog implements QueryEventLog {
   private flushSoon(): void {
     if (this.flushTimer) return;
     this.flushTimer = setTimeout(() => {
-      this.flush().catch((error: unknown) => this.options.onError(error, 'could not store query events'));
+      this.flush(undefined, true).catch((error: unknown) =>
+        this.options.onError(error, 'could not store query events'),
+      );
     }, this.flushDelayMs);
     this.flushTimer.unref();
   }
@@ -202,9 +224,13 @@ export class DurableQueryEventLog implements QueryEventLog {
    * `retryLater`): writing a batch twice is harmless (appendEvents skips one stored already; `end` changes an
    * ended query no more), losing one would leave a hole in the stored stream, or a query "running" for ever.
    */
-  private flush(terminal?: PendingWrite & { at: Date; storeWith?: readonly SqlStatement[] }): Promise<void> {
+  private flush(
+    terminal?: PendingWrite & { at: Date; storeWith?: readonly SqlStatement[] },
+    onlyDue = false,
+  ): Promise<void> {
     this.stopFlushTimer();
-    let batch = this.pending.splice(0);
+    let batch = onlyDue ? this.takeDue() : this.pending.splice(0);
+    if (this.pending.length > 0) this.flushSoon();
     // A terminal event stored with its answer goes with its query's pending events in a commit of their own,
     // which is not written again when it fails: the caller ends the query otherwise.
     let final: PendingWrite[] | undefined;
@@ -242,7 +268,41 @@ export class DurableQueryEventLog implements QueryEventLog {
     );
     // The ends with the last events: a query's end is one row write, in one commit (with its answer).
     if (stored.length > 0) await this.store.appendEvents(stored, ends, also);
+    for (const written of stored) {
+      if (written.at || !this.runningHere.has(written.queryId)) continue;
+      const bytes = (this.storedBytes.get(written.queryId) ?? 0) + (written.json?.length ?? 0) + 1;
+      this.storedBytes.set(written.queryId, bytes);
+    }
     for (const ended of batch) if (ended.at) this.unstored.delete(ended.queryId);
+  }
+
+  /**
+   * The pending events whose query is due for a write, in order; the others stay pending. Each write of a query's
+   * events rewrites its row, so a long stream is written less often as its row grows — when what waits is a
+   * quarter of what is stored, or has waited `maxUnstoredMs` — and its row is rewritten a few times a second at
+   * most, not at every flush; a short one (a row of a page or so) at every flush.
+   */
+  private takeDue(): PendingWrite[] {
+    if (this.storedBytes.size === 0) return this.pending.splice(0);
+    const now = performance.now();
+    const waiting = new Map<string, { bytes: number; since: number }>();
+    for (const { queryId, json, since } of this.pending) {
+      const entry = waiting.get(queryId);
+      if (entry) entry.bytes += (json?.length ?? 0) + 1;
+      else waiting.set(queryId, { bytes: (json?.length ?? 0) + 1, since: since ?? now });
+    }
+    const due = new Set<string>();
+    for (const [queryId, { bytes, since }] of waiting) {
+      const stored = this.storedBytes.get(queryId) ?? 0;
+      if (stored < SMALL_ROW_BYTES || bytes * 4 >= stored || now - since >= this.maxUnstoredMs)
+        due.add(queryId);
+    }
+    if (due.size === waiting.size) return this.pending.splice(0);
+    const taken: PendingWrite[] = [];
+    const left: PendingWrite[] = [];
+    for (const entry of this.pending) (due.has(entry.queryId) ? taken : left).push(entry);
+    this.pending = left;
+    return taken;
   }
 
   /**
