@@ -18,6 +18,7 @@ import { readStream } from './support/sse';
 
 const CHROMIUM = process.env.ASSISTANT_CHROMIUM ?? '/usr/bin/chromium';
 const CALDAV = process.env.ASSISTANT_TEST_CALDAV_URL ?? 'http://127.0.0.1:5232';
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 /** Where the pages' screenshots are written, for a person to look at. */
 const ARTIFACTS = join(WORKSPACE_ROOT, 'dist', 'test-artifacts', 'connections-forms');
 
@@ -43,6 +44,19 @@ async function openBrowser(): Promise<{ context: BrowserContext; page: Page; clo
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Runs axe-core in the page and fails on any serious or critical violation, naming each (injected by the test,
+ * so the page's CSP, which allows no inline script, does not apply to it).
+ */
+async function expectAccessible(page: Page): Promise<void> {
+  await page.evaluate(AXE);
+  // A string, evaluated in the page: this file is compiled without the DOM's types.
+  const violations = (await page.evaluate(`axe.run().then((result) => result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => v.impact + ' ' + v.id + ': ' + JSON.stringify(v.nodes.map((n) => n.target))))`)) as string[];
+  expect(violations).toEqual([]);
 }
 
 /** Delivers a mail to alice through the test OpenSMTPD, speaking SMTP itself. */
@@ -124,6 +138,7 @@ describe('connections added through the forms of /profile, in a browser', () => 
     await alert.waitFor();
     expect(await alert.textContent()).toContain('IMAP login to 127.0.0.1 failed: Authentication failed.');
     await page.screenshot({ path: join(ARTIFACTS, 'imap-test-refused.png'), fullPage: true });
+    await expectAccessible(page);
     // What was typed is still there — but the password, which never comes back.
     expect(await page.getByLabel('Username', { exact: true }).inputValue()).toBe('alice');
     expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('');
@@ -139,6 +154,20 @@ describe('connections added through the forms of /profile, in a browser', () => 
     const row = page.getByRole('row', { name: /Personal/ });
     expect(await row.textContent()).toMatch(/Personal\s*email\s*imap\s*Working\s*Default/);
     await page.screenshot({ path: join(ARTIFACTS, 'profile-connections.png'), fullPage: true });
+    await expectAccessible(page);
+
+    // The edit form, on a phone-sized screen too: the settings as stored, the password never.
+    await page.getByRole('link', { name: 'Edit Personal' }).click();
+    await page.getByRole('heading', { name: 'Edit Personal' }).waitFor();
+    expect(await page.getByLabel('IMAP port', { exact: true }).inputValue()).toBe('10143');
+    expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('');
+    expect(await page.content()).not.toContain('"secret"');
+    await expectAccessible(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(ARTIFACTS, 'imap-edit-phone.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('link', { name: 'Back to your profile' }).click();
+    await page.waitForURL('**/profile#connections');
   });
 
   it('adds a calendar by form', async () => {

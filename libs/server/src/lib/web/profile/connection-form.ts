@@ -126,7 +126,7 @@ function fieldInput(field: ConnectionField, view: ConnectionFormView): Html {
     control = html`<input type="${type}" value="${shown(field, value)}" ${common} />`;
   }
   return html`<label for="${id}"
-      >${field.label}${!required && field.default === undefined && html` <span class="muted">(optional)</span>`}</label
+      >${field.label}${!field.required && field.default === undefined && html` <span class="muted">(optional)</span>`}</label
     >
     ${control} ${help && html`<p class="hint" id="${hintId}">${help}</p>`}
     ${problem && html`<p class="error" id="${id}-error">${problem}</p>`}`;
