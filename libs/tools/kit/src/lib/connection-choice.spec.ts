@@ -15,8 +15,17 @@ describe('the connection a tool call goes through', () => {
     ).toBe(work);
   });
 
-  it('is the one the call names, whatever its case', () => {
+  it('is the one the call names, whatever its case, or the one whose name holds its words (or is held by them)', () => {
     expect(chooseConnection('email_search', 'email', 'work', [work, personal], everyone)).toBe(work);
+    const workMail = { ...work, name: 'Work mail' };
+    const workCalendar = { ...work, name: 'Work calendar' };
+    expect(chooseConnection('email_search', 'email', 'WORK', [workMail, personal], everyone)).toBe(workMail);
+    expect(chooseConnection('email_search', 'email', 'my work account', [work, personal], everyone)).toBe(
+      work,
+    );
+    expect(() =>
+      chooseConnection('email_search', 'email', 'work', [workMail, workCalendar], everyone),
+    ).toThrow(/no email connection named "work"; the account's are: Work mail, Work calendar/);
   });
 
   it('is a clear error listing the names when the call names one the account does not have', () => {

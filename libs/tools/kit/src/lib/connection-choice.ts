@@ -51,8 +51,28 @@ export function takeConnectionArgument(input: Record<string, unknown>): {
   return { named: typeof named === 'string' && named.trim() !== '' ? named.trim() : undefined, rest };
 }
 
+const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+const within = (some: readonly string[], all: readonly string[]) =>
+  some.length > 0 && some.every((word) => all.includes(word));
+
 /**
- * The connection a call goes through: the one it names (whatever its case), else the default when it can serve
+ * The connection of that name, whatever its case; else the one connection whose name and the given one hold each
+ * other's words ("work" or "work mail" for a connection named "Work mail", "Work" for "my work account"). Two such
+ * connections are none: the call must say which.
+ */
+function byName<C extends NamedConnection>(candidates: readonly C[], named: string): C | undefined {
+  const exact = candidates.find((c) => c.name.toLowerCase() === named.toLowerCase());
+  if (exact) return exact;
+  const asked = wordsOf(named);
+  const close = candidates.filter((c) => {
+    const name = wordsOf(c.name);
+    return within(asked, name) || within(name, asked);
+  });
+  return close.length === 1 ? close[0] : undefined;
+}
+
+/**
+ * The connection a call goes through: the one it names (whatever its case, or by the words of its name), else the default when it can serve
  * the tool, else the first that can. A name the account has none of is a clear error that lists the names, for
  * the model (or the user) to choose again; so is a named connection whose provider cannot serve the tool.
  */
@@ -66,7 +86,7 @@ export function chooseConnection<C extends NamedConnection>(
   if (named === undefined) {
     return candidates.find((c) => c.isDefault && serves(c)) ?? candidates.find(serves);
   }
-  const found = candidates.find((c) => c.name.toLowerCase() === named.toLowerCase());
+  const found = byName(candidates, named);
   const names = candidates.map((c) => c.name).join(', ');
   if (!found) {
     throw new ToolInputError(
