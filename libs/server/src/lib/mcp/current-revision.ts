@@ -1,5 +1,5 @@
 import type { ServerEventBus } from '@modelcontextprotocol/server';
-import type { ToolCatalog } from '../tools/tool-catalog';
+import type { ToolCatalogue } from '../ports/tool-catalogue';
 import { sendJsonRpcError, type McpExchange, type McpServerOf } from './mcp-exchange';
 import type { McpSdk } from './mcp-sdk';
 import { sendWebResponse } from './web-exchange';
@@ -9,7 +9,7 @@ const INTERNAL_ERROR = -32603;
 
 export interface CurrentRevisionDeps {
   sdk: McpSdk;
-  catalog: ToolCatalog;
+  catalog: ToolCatalogue;
   serverOf: McpServerOf;
   listenStreamsPerAccount: number;
 }

@@ -1,5 +1,5 @@
 import { replyWithProblem } from '../http/reply-problem';
-import type { ToolCatalog } from '../tools/tool-catalog';
+import type { ToolCatalogue } from '../ports/tool-catalogue';
 import { requestsOf, sendJsonRpcError, type McpExchange, type McpServerOf } from './mcp-exchange';
 import type { McpSdk } from './mcp-sdk';
 import { belongsTo, type McpSession, type McpSessionStore } from './mcp-sessions';
@@ -17,7 +17,7 @@ const LIST_CHANGED_FRAME = `event: message\ndata: ${JSON.stringify({
 export interface LegacySessionsDeps {
   sdk: McpSdk;
   sessions: McpSessionStore;
-  catalog: ToolCatalog;
+  catalog: ToolCatalogue;
   serverOf: McpServerOf;
   /** How long a request id stays in flight at most: longer than any tool call may take. */
   requestLifetimeMs: number;

@@ -7,7 +7,7 @@ import { SERVER_CONFIG } from '../ports/core-tokens';
 import type { ServerConfig } from '../config/server-config';
 import { PublicAddress } from '../http/public-address';
 import { replyWithProblem } from '../http/reply-problem';
-import { ToolCatalog } from '../tools/tool-catalog';
+import { TOOL_CATALOGUE, type ToolCatalogue } from '../ports/tool-catalogue';
 import { CurrentRevision } from './current-revision';
 import { LegacySessions } from './legacy-sessions';
 import type { McpServerOf } from './mcp-exchange';
@@ -38,7 +38,7 @@ export class McpEndpoint implements OnModuleInit, OnApplicationShutdown {
   private legs?: { sdk: McpSdk; legacy: LegacySessions; current: CurrentRevision };
 
   constructor(
-    private readonly catalog: ToolCatalog,
+    @Inject(TOOL_CATALOGUE) private readonly catalog: ToolCatalogue,
     private readonly address: PublicAddress,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     private readonly adapterHost: HttpAdapterHost,

@@ -1,13 +1,13 @@
 import type { Server } from '@modelcontextprotocol/server';
 import type { Principal } from '@assistant/auth';
 import { joinAnd } from '@assistant/tool-kit';
-import type { ToolCatalog } from '../tools/tool-catalog';
+import type { ToolCatalogue } from '../ports/tool-catalogue';
 import { callMcpTool, mcpToolOf } from './mcp-tools';
 import type { McpSdk } from './mcp-sdk';
 import { serverPackageVersion } from './server-version';
 
 /** What an MCP client is told of the server: its families, as the catalogue has them. */
-function instructionsOf(catalog: ToolCatalog): string {
+function instructionsOf(catalog: ToolCatalogue): string {
   return (
     `The tools of the user’s Assistant account (${joinAnd(catalog.families.map((family) => family.name))}), as ` +
     'the account has them and this token allows. Tools that change something say so; ask the user before ' +
@@ -16,7 +16,7 @@ function instructionsOf(catalog: ToolCatalog): string {
 }
 
 export interface McpServerDeps {
-  catalog: ToolCatalog;
+  catalog: ToolCatalogue;
   timeZone: string;
   toolTimeoutMs: number;
 }

@@ -14,7 +14,6 @@ import {
   type DriverEnvironment,
   type ProviderDefinition,
   type ToolFamily,
-  type WithheldTool,
 } from '@assistant/tool-kit';
 import type { MemoryDriver } from '@assistant/tools-memory';
 import type { Storage } from '@assistant/storage';
@@ -26,6 +25,7 @@ import { DriverPool } from './driver-pool';
 import { AccountToolsCache } from './account-tools-cache';
 import { CLUSTER_BUS } from '../ports/cluster-tokens';
 import type { ClusterBus } from '../ports/cluster-bus';
+import type { RunTools, ToolCatalogue } from '../ports/tool-catalogue';
 
 /** Nest's handle on the tool families this server offers (`ServerParts.families`, the product's by default). */
 export const TOOL_FAMILIES = Symbol('TOOL_FAMILIES');
@@ -35,12 +35,6 @@ const DRIVER_IDLE_MS = 60_000;
 /** How many accounts' built tools are kept at most (the most recently built). */
 const KEPT_ACCOUNTS = 1_000;
 
-/** What a run may use: its tools with their drivers, and the account's other tools with the reason each is withheld. */
-export interface RunTools {
-  tools: ConnectedTool[];
-  withheld: WithheldTool[];
-}
-
 /**
  * The one place that knows which tools an account has: the families' tools, connected to the account's active
  * connections (the memory family to this server's storage; a self-hosted server's custom tools need none),
@@ -49,7 +43,7 @@ export interface RunTools {
  * when a family's tools change (the custom tools folder): MCP's `notifications/tools/list_changed`.
  */
 @Injectable()
-export class ToolCatalog implements OnApplicationShutdown {
+export class ToolCatalog implements ToolCatalogue, OnApplicationShutdown {
   private readonly logger = new Logger('ToolCatalog');
   private readonly pool = new DriverPool(DRIVER_IDLE_MS);
   /** Each account's tools as `accountTools` built them, until they change. */

@@ -8,6 +8,7 @@ import { SecretBox, secretsKeyOf } from './secret-box';
 import { StoredConnections } from './stored-connections';
 import { CONNECTION_SOURCE } from './connection-source';
 import { TOOL_FAMILIES, ToolCatalog } from './tool-catalog';
+import { TOOL_CATALOGUE } from '../ports/tool-catalogue';
 import { ToolsController } from './tools.controller';
 import { CUSTOM_TOOL_IMPORTER, CustomTools } from './custom/custom-tools';
 import { importFresh, type ModuleImporter } from './custom/custom-tools-folder';
@@ -41,10 +42,11 @@ export class ToolsModule {
         StoredConnections,
         { provide: CONNECTION_SOURCE, useExisting: StoredConnections },
         ToolCatalog,
+        { provide: TOOL_CATALOGUE, useExisting: ToolCatalog },
         ConnectionsService,
       ],
       // ConnectionsService also serves /profile's connection list (web/).
-      exports: [ToolCatalog, TOOL_FAMILIES, ConnectionsService, CustomTools],
+      exports: [ToolCatalog, TOOL_CATALOGUE, TOOL_FAMILIES, ConnectionsService, CustomTools],
     };
   }
 }
