@@ -14,6 +14,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { AssistantClient } from '@assistant/client';
 import { credentialsFileIn, readCredentials } from '@assistant/client/local';
 import { BUILT, run, startServer, WORKSPACE_ROOT, type ServerProcess } from './support/processes';
+import { startHosted, type Target } from './support/targets';
 
 const CHROMIUM = process.env.ASSISTANT_CHROMIUM ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
@@ -357,4 +358,46 @@ describe('the web app, in a browser', () => {
     if (!link) throw new Error(`no sign-in link in: ${result.stdout}${result.stderr}`);
     return link;
   }
+});
+
+describe('the web app on the hosted API, in a browser', () => {
+  let target: Target;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    target = await startHosted();
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await target?.stop();
+  });
+
+  it('is served there too: after signing in, /app answers a question as it streams', async () => {
+    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+    try {
+      const page = await context.newPage();
+      const email = `web-app-${randomBytes(4).toString('hex')}@example.test`;
+      const password = 'a long enough password';
+      await page.goto(`${target.url}/signup`);
+      await page.getByLabel('Email', { exact: true }).fill(email);
+      await page.getByLabel('Password', { exact: true }).fill(password);
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await page.getByRole('status').waitFor();
+      await page.goto(`${target.url}/app`);
+      // Signed out: sent to sign in, and back to the app after.
+      await page.waitForURL('**/signin?return_to=%2Fapp');
+      await page.getByLabel('Email', { exact: true }).fill(email);
+      await page.getByLabel('Password', { exact: true }).fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL('**/app');
+      await page.getByLabel('Your question').fill('remember that the hosted app works');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByText('Saved to your memories.').waitFor();
+      await expectAccessible(page);
+      await snapshot(page, 'chat-hosted-phone');
+    } finally {
+      await context.close();
+    }
+  });
 });
