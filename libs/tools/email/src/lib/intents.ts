@@ -65,6 +65,9 @@ export const emailIntents: FamilyIntents = {
         '<my> (inbox|mail|emails|mailbox)',
         '(inbox|mail|emails|email) [please]',
         '(anything|something) (new|else) in <my> (inbox|mail|email)',
+        // "check my work mail": a connection by its name (the server matches it to the account's connections).
+        '(check|open|read|show|list|see|get) [me] <my> {connection} (inbox|mail|mails|email|emails|mailbox)',
+        '<whats> in <my> {connection} (inbox|mail|mailbox)',
       ],
       examples: ['show my latest emails', "what's in my inbox?", 'check my mail'],
       act: (slots, context) => ({
@@ -81,7 +84,7 @@ export const emailIntents: FamilyIntents = {
         '<find> [me] <my> (new|unread) <mail> ' + ON,
         'how many (new|unread) <mail> [do i have] ' + ON,
         '<asked> [new] (mail|email|emails) {when}',
-        '[<asked>|<find>] [any|some] (new|unread) <mail> from {sender} [{when}]',
+        '[<asked>|<find>] [any|some] (new|unread) <mail> from {sender} [{when}] ' + ON,
       ],
       examples: [
         'any new mail?',

@@ -53,6 +53,12 @@ export const CORPUS: readonly CorpusEntry[] = [
   { say: 'my inbox', want: { tool: 'email_list' } },
   { say: 'go through my messages', want: { tool: 'email_list' } },
   { say: 'inbox pls', want: { tool: 'email_list' } },
+  { say: 'check my work mail', want: { tool: 'email_list', input: { connection: 'work' } } },
+  { say: 'whats in my personal inbox', want: { tool: 'email_list', input: { connection: 'personal' } } },
+  {
+    say: 'any new mail from sam in my work account',
+    want: search({ from: SAM, unread: true, connection: 'work' }),
+  },
   { say: 'anything new in my inbox', want: { tool: 'email_list' } },
   { say: 'any new mail', want: { tool: 'email_search', input: { unread: true } } },
   { say: 'do i have any unread emails', want: { tool: 'email_search', input: { unread: true } } },
