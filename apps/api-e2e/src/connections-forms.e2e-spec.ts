@@ -59,14 +59,15 @@ async function expectAccessible(page: Page): Promise<void> {
   expect(violations).toEqual([]);
 }
 
-/** Delivers a mail to alice through the test OpenSMTPD, speaking SMTP itself. */
-function deliverToAlice(subject: string, body: string): Promise<void> {
+/** Delivers a mail to alice (or bob) through the test OpenSMTPD, speaking SMTP itself. */
+function deliverTo(user: 'alice' | 'bob', subject: string, body: string): Promise<void> {
+  const from = user === 'alice' ? 'bob' : 'alice';
   const lines = [
     'EHLO forms.e2e',
-    'MAIL FROM:<bob@example.test>',
-    'RCPT TO:<alice@example.test>',
+    `MAIL FROM:<${from}@example.test>`,
+    `RCPT TO:<${user}@example.test>`,
     'DATA',
-    `From: bob@example.test\r\nTo: alice@example.test\r\nSubject: ${subject}\r\n\r\n${body}\r\n.`,
+    `From: ${from}@example.test\r\nTo: ${user}@example.test\r\nSubject: ${subject}\r\n\r\n${body}\r\n.`,
     'QUIT',
   ];
   return new Promise((resolve, reject) => {
@@ -106,7 +107,7 @@ describe('connections added through the forms of /profile, in a browser', () => 
     server = await startServer(BUILT.cli, ['serve', '--data-dir', dataDir, '--port', '0'], {});
     token = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')).token;
     owner = new ApiClient(server.url, token);
-    await deliverToAlice(subject, 'The journey through the forms reached the inbox.');
+    await deliverTo('alice', subject, 'The journey through the forms reached the inbox.');
     browser = await openBrowser();
     await browser.page.goto(
       /Sign in \(once, within 15 minutes\): (\S+)/.exec(server.output())?.[1] as string,
@@ -210,5 +211,37 @@ describe('connections added through the forms of /profile, in a browser', () => 
       events.filter((e) => e.type === 'tool_call.started').map((e) => (e as { tool: string }).tool),
     ).toEqual([expect.stringMatching(/^email_/)]);
     expect(events.at(-1)).toMatchObject({ type: 'query.completed', text: expect.stringContaining(subject) });
+  });
+
+  it('answers "check my work mail" from the connection named Work, and "check my inbox" still from the default', async () => {
+    const workSubject = `Work journey ${tag}`;
+    await deliverTo('bob', workSubject, 'Only the work mailbox has this one.');
+    const added = await owner.post<Connection>('/connections', {
+      family: 'email',
+      provider: 'imap',
+      name: 'Work',
+      settings: {
+        imap_host: '127.0.0.1',
+        imap_port: 10143,
+        imap_tls: false,
+        smtp_host: '127.0.0.1',
+        smtp_port: 10025,
+        smtp_tls: false,
+        username: 'bob',
+        from_address: 'bob@example.test',
+      },
+      secrets: { password: 'secret' },
+    });
+    expect(added.body).toMatchObject({ name: 'Work', default: false });
+    const ask = async (text: string) => {
+      const stream = await readStream(`${server.url}/api/v1/queries`, { token, body: { text } });
+      return stream.events.map((e) => e.event).at(-1) as { type: string; text?: string };
+    };
+    const work = await ask('check my work mail');
+    expect(work).toMatchObject({ type: 'query.completed', text: expect.stringContaining(workSubject) });
+    expect(work.text).not.toContain(subject);
+    const personal = await ask('check my inbox');
+    expect(personal.text).toContain(subject);
+    expect(personal.text).not.toContain(workSubject);
   });
 });
