@@ -102,7 +102,10 @@ export function pageDocument({ title, body }: Pick<PageContent, 'title' | 'body'
         <link rel="stylesheet" href="${STYLESHEET_PATH}" />
       </head>
       <body>
-        <header><a href="/profile" class="brand">Assistant</a></header>
+        <header>
+          <a href="/profile" class="brand">Assistant</a>
+          <a href="/app" class="app-link">Open the chat</a>
+        </header>
         <main>${typeof body === 'string' ? { [TRUSTED]: body } : body}</main>
       </body>
     </html> `;

@@ -8,7 +8,8 @@ export const STYLESHEET = `
 :root { color-scheme: light dark; --accent: #2457c5; --danger: #b3261e; --muted: #666; --line: #8884; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-header { padding: 0.75rem 1.5rem; border-bottom: 1px solid var(--line); }
+header { padding: 0.75rem 1.5rem; border-bottom: 1px solid var(--line); display: flex; gap: 1rem; align-items: baseline; }
+.app-link { margin-left: auto; color: var(--accent); }
 .brand { font-weight: 600; text-decoration: none; color: inherit; }
 main { max-width: 46rem; margin: 0 auto; padding: 1.5rem; }
 h1 { font-size: 1.6rem; margin-top: 0; }
