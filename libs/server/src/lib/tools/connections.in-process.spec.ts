@@ -333,6 +333,28 @@ describe('connections', () => {
       );
     });
 
+    it("never reaches another account's connection by its name: the names offered and taken are the caller's own", async () => {
+      const other = await createAccount(api.storage, { email: 'names@example.test', scopes: ALL_SCOPES });
+      const own = await post({ ...goodHub, name: 'Mine', settings: { url: 'http://mine.lan' } }, other.token);
+      expect(own.statusCode).toBe(201);
+      const { tools } = await api.app.get(ToolCatalog).forRun({ userId: other.user_id, scopes: ALL_SCOPES });
+      const tool = tools.find((t) => t.name === 'home_list_devices')!;
+      const schema = z.toJSONSchema(tool.input) as { properties: Record<string, { description: string }> };
+      expect(schema.properties.connection.description.split('connections: ')[1]).toBe('Mine (the default).');
+      const context = { userId: other.user_id, discussionId: null, timeZone: 'UTC', notify: () => undefined };
+      const call = (input: object) =>
+        callTool(
+          tool,
+          parseToolInput(tool, input),
+          { ...context, signal: new AbortController().signal },
+          5_000,
+        );
+      await expect(call({ connection: 'Work' })).rejects.toThrow(
+        'there is no home connection named "Work"; the account\'s are: Mine',
+      );
+      expect(await call({})).toEqual({ hub: 'http://mine.lan' });
+    });
+
     it('moves the default to the oldest left when the default is removed', async () => {
       const list = (await api.inject({ method: 'GET', url: '/api/v1/connections' })).json()
         .data as Connection[];
