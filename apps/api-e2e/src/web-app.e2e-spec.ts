@@ -107,7 +107,7 @@ describe('the web app, in a browser', () => {
   /** Asks in the open app and waits for the answer to end (or for a confirmation to be asked). */
   const ask = async (on: Page, text: string) => {
     await on.getByLabel('Your question').fill(text);
-    await on.getByRole('button', { name: 'Send' }).click();
+    await on.getByRole('button', { name: 'Send', exact: true }).click();
   };
 
   beforeAll(async () => {
@@ -147,13 +147,13 @@ describe('the web app, in a browser', () => {
     await expectAccessible(page);
     await snapshot(page, 'chat-answered-desktop');
 
-    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('button', { name: 'Rename', exact: true }).click();
     await page.getByRole('heading', { name: `Groceries ${tag}` }).waitFor();
     await page.locator('#discussion-list button', { hasText: `Groceries ${tag}` }).waitFor();
     const discussions = await owner.listDiscussions();
     expect(discussions.data.map((d) => d.title)).toEqual([`Groceries ${tag}`]);
 
-    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('heading', { name: 'New discussion' }).waitFor();
     await expect(page.locator('#discussion-list button').count()).resolves.toBe(0);
     expect((await owner.listDiscussions()).data).toEqual([]);
@@ -168,13 +168,13 @@ describe('the web app, in a browser', () => {
     expect(inOwnFolder(`approved-${tag}.txt`)).toBeUndefined();
     await page.getByRole('button', { name: 'Approve files_write' }).click();
     await page.locator('.tool .state', { hasText: 'done' }).waitFor();
-    await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
+    await page.getByRole('button', { name: 'Send', exact: true }).and(page.locator(':enabled')).waitFor();
     expect(inOwnFolder(`approved-${tag}.txt`)).toMatch(/^milk and eggs\n?$/);
 
     await ask(page, `write "nothing" to denied-${tag}.txt`);
     await page.getByRole('button', { name: 'Deny files_write' }).click();
     await page.locator('.tool .state', { hasText: 'denied' }).waitFor();
-    await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
+    await page.getByRole('button', { name: 'Send', exact: true }).and(page.locator(':enabled')).waitFor();
     expect(inOwnFolder(`denied-${tag}.txt`)).toBeUndefined();
   });
 
@@ -186,9 +186,19 @@ describe('the web app, in a browser', () => {
     // The reload lost the page; the stream is picked up again and the confirmation is asked again.
     await page.getByRole('button', { name: 'Approve files_write' }).click();
     await page.locator('.tool .state', { hasText: 'done' }).last().waitFor();
-    await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
+    await page.getByRole('button', { name: 'Send', exact: true }).and(page.locator(':enabled')).waitFor();
     expect(inOwnFolder(`resumed-${tag}.txt`)).toMatch(/^resumed\n?$/);
     await expect(page.locator('.message.assistant').last().textContent()).resolves.toMatch(/resumed-/);
+  });
+
+  it('stops an answer with Stop: the change it waited for is never made', async () => {
+    await page.goto(`${server.url}/app`);
+    await ask(page, `write "never" to stopped-${tag}.txt`);
+    await page.getByRole('button', { name: 'Approve files_write' }).waitFor();
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await page.getByText('Stopped (cancelled).').waitFor();
+    await page.getByRole('button', { name: 'Send', exact: true }).and(page.locator(':enabled')).waitFor();
+    expect(inOwnFolder(`stopped-${tag}.txt`)).toBeUndefined();
   });
 
   it('lists, searches, edits and deletes memories', async () => {
@@ -272,7 +282,7 @@ describe('the web app, in a browser', () => {
       await expectAccessible(phone);
       await snapshot(phone, 'pair-phone');
       await phone.getByLabel('Name of this device').fill(`Phone ${tag}`);
-      await phone.getByRole('button', { name: 'Pair' }).click();
+      await phone.getByRole('button', { name: 'Pair', exact: true }).click();
       await phone.waitForURL('**/app');
 
       // The device's token is in an HttpOnly cookie: no script of the page can read it.
@@ -315,11 +325,11 @@ describe('the web app, in a browser', () => {
       const phone = await phoneContext.newPage();
       await phone.goto(`${server.url}/app/pair`);
       await phone.getByLabel('Pairing code').fill('AAAA-AAAA');
-      await phone.getByRole('button', { name: 'Pair' }).click();
+      await phone.getByRole('button', { name: 'Pair', exact: true }).click();
       await phone.getByText('That code cannot be used').waitFor();
       const created = await owner.createPairingCode();
       await phone.getByLabel('Pairing code').fill(created.code.toLowerCase());
-      await phone.getByRole('button', { name: 'Pair' }).click();
+      await phone.getByRole('button', { name: 'Pair', exact: true }).click();
       await phone.waitForURL('**/app');
       await phone.getByRole('button', { name: 'Unpair' }).click();
       await phone.waitForURL('**/app/pair?signed_out=1');
@@ -392,7 +402,7 @@ describe('the web app on the hosted API, in a browser', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL('**/app');
       await page.getByLabel('Your question').fill('remember that the hosted app works');
-      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
       await page.getByText('Saved to your memories.').waitFor();
       await expectAccessible(page);
       await snapshot(page, 'chat-hosted-phone');
