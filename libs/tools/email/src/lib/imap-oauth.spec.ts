@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { connect as connectTcp } from 'node:net';
 import {
   authorizationRequest,
   ConnectionTestError,
@@ -142,6 +143,41 @@ describe('a mailbox signed in with OAuth (Dovecot checking the token by introspe
     await mailbox.send({ to: ['alice@example.test'], subject, body: 'The old token had expired.' });
     expect(refreshed).toHaveLength(2);
     expect(await arrived(mailbox, subject)).toHaveLength(1);
+  });
+
+  it('also takes the token by IMAP AUTHENTICATE XOAUTH2 (all Outlook offers), and refuses it by XOAUTH2 once revoked', async () => {
+    const { client, tokens } = await connectAlice();
+    const token = await tokens.accessToken();
+    const xoauth2 = (bearer: string) =>
+      Buffer.from(`user=alice@example.test\x01auth=Bearer ${bearer}\x01\x01`).toString('base64');
+    /** One AUTHENTICATE XOAUTH2 over a raw IMAP connection: the tagged answer's first word. */
+    const authenticate = (bearer: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connectTcp(10144, '127.0.0.1');
+        socket.setTimeout(5_000, () => {
+          socket.destroy();
+          reject(new Error('the IMAP server did not answer AUTHENTICATE XOAUTH2'));
+        });
+        socket.on('error', reject);
+        let pending = '';
+        socket.on('data', (chunk) => {
+          pending += chunk.toString();
+          const lines = pending.split('\r\n');
+          pending = lines.pop() ?? '';
+          for (const line of lines) {
+            if (line.startsWith('* OK')) socket.write(`A1 AUTHENTICATE XOAUTH2 ${xoauth2(bearer)}\r\n`);
+            // XOAUTH2's error challenge: an empty answer ends the exchange.
+            else if (line.startsWith('+ ')) socket.write('\r\n');
+            else if (/^A1 (OK|NO|BAD)/.test(line)) {
+              socket.end('A2 LOGOUT\r\n');
+              resolve(line.split(' ')[1]);
+            }
+          }
+        });
+      });
+    await expect(authenticate(token)).resolves.toBe('OK');
+    await post('/fixture/revoke', { client_id: client.clientId });
+    await expect(authenticate(token)).resolves.toBe('NO');
   });
 
   it('says needs_reauth when the grant was revoked at the provider', async () => {
