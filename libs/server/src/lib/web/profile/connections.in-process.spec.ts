@@ -289,5 +289,8 @@ describe('on the hosted service', () => {
     expect(refused.statusCode).toBe(422);
     expect(refused.body).toMatch(/The connection was tried and refused: [^<]*(private|local|loopback)/i);
     expect(await hosted.storage.connections.list(hosted.userId)).toEqual([]);
+    // A folder of the server is no provider of the hosted service: no form, no link.
+    expect((await browser.get('/profile/connections/new?family=files&provider=local')).statusCode).toBe(404);
+    expect((await browser.get('/profile')).body).not.toContain('provider=local');
   });
 });
