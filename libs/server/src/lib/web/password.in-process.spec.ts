@@ -384,3 +384,22 @@ describe('sign-in links for household members, on a self-hosted server', () => {
     expect((await new PageClient(api).get('/password/forgot')).statusCode).toBe(404);
   });
 });
+
+describe('sign-up on a hosted service that sends no mail', () => {
+  it('tells an email that had an account without a password to ask the operator, and promises no mail', async () => {
+    const api = await startInProcessApp({ config: { deployment: 'hosted' } });
+    try {
+      await createAccount(api.storage, { email: 'made@example.test', scopes: [] });
+      const browser = new PageClient(api);
+      await browser.get('/signup');
+      const res = await browser.post('/signup', { email: 'made@example.test', password: NEW_PASSWORD });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('ask the operator of this service for a link');
+      expect(res.body).not.toContain('on its way');
+      expect(res.body).not.toContain('Forgot your password?');
+      expect((await browser.get('/password/forgot')).statusCode).toBe(503);
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -29,9 +29,18 @@ interface SignUpForm {
   problems: FieldProblem[];
 }
 
-/** What a sign-up answers, whether it made the account or the email had one already. */
-const SIGNED_UP =
-  'Sign in to continue. If this email had no account yet, it has one now, with the password you just chose. If it had one already, nothing about it has changed: sign in with its password; if the account was made for you without a password, a link to choose one is on its way to this email; if you forgot the password, use “Forgot your password?” below.';
+/**
+ * What a sign-up answers, whether it made the account or the email had one already, and what to do in the latter
+ * case: an account the operator made has no password, and gets a link by mail when the service sends mail.
+ */
+function signedUpNotice(mailOn: boolean): string {
+  return [
+    'Sign in to continue. If this email had no account yet, it has one now, with the password you just chose. If it had one already, nothing about it has changed: sign in with its password;',
+    mailOn
+      ? 'if the account was made for you without a password, a link to choose one is on its way to this email; if you forgot the password, use “Forgot your password?” below.'
+      : 'if the account was made for you without a password, or you forgot it, ask the operator of this service for a link to choose one.',
+  ].join(' ');
+}
 
 const queryOf = (request: FastifyRequest) => (request.query ?? {}) as Record<string, unknown>;
 
@@ -134,7 +143,11 @@ export class SignInPages {
     // tells a stranger who has an account here (sign-in does not either). An account the operator made has no
     // password: its email gets a link to choose one, after the answer, which must not wait for it.
     this.passwords.mailFirstPasswordLink(email, request);
-    return this.signInPage(request, reply, 200, { email, returnTo, notice: SIGNED_UP });
+    return this.signInPage(request, reply, 200, {
+      email,
+      returnTo,
+      notice: signedUpNotice(this.config.mail !== undefined),
+    });
   }
 
   private async signOut(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
