@@ -215,6 +215,28 @@ describe('a Microsoft calendar through Graph (the Graph fixture, introspecting t
     await expect(calendar.delete(created.id)).rejects.toThrow('there is no such event in this calendar');
   });
 
+  it('follows Graph’s @odata.nextLink to the events of the next pages', async () => {
+    const { tokens } = await connectAlice(microsoft, graphScopes);
+    const calendar = await open(tokens);
+    // A day of its own, far ahead: the fixture keeps Alice's events for every test.
+    const day = new Date(
+      Date.UTC(2100 + Math.floor(Math.random() * 50), 0, 1 + Math.floor(Math.random() * 300)),
+    );
+    const add = (title: string, minute: number) =>
+      calendar.create(
+        {
+          title,
+          start: new Date(day.getTime() + minute * 60_000),
+          end: new Date(day.getTime() + (minute + 5) * 60_000),
+        },
+        'UTC',
+      );
+    for (let i = 0; i < 105; i++) await add(`Slot ${i}`, i * 10);
+    const found = await calendar.events(day, new Date(day.getTime() + 24 * 3600_000), 'UTC');
+    expect(found).toHaveLength(105);
+    expect(found.at(-1)?.title).toBe('Slot 104');
+  });
+
   it('refreshes the token for Graph’s scopes when Graph refuses an expired one', async () => {
     const { client, tokens, refreshed } = await connectAlice(microsoft, graphScopes);
     const calendar = await open(tokens);
