@@ -288,5 +288,7 @@ function memoryDriverOver(storage: Storage): MemoryDriver {
         content: m.content,
         created_at: m.createdAt.toISOString(),
       })),
+    // Scoped to the user, as DELETE /memories/{id}: another account's id deletes nothing.
+    forget: (userId, id) => storage.memories.delete(userId, id),
   };
 }

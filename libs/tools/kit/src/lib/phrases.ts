@@ -15,6 +15,11 @@ export type BuiltinAction =
        * then the mail, then the files. The answer then says where it came from.
        */
       otherwise?: ReadonlyArray<{ tool: string; input: Record<string, unknown> }>;
+      /**
+       * What to do with this tool's result before answering: another call, or a question back ("forget that X":
+       * the matching memories are searched, then the one that matches is forgotten, or the user is asked which).
+       */
+      then?(output: unknown): BuiltinAction | undefined;
     }
   | { kind: 'text'; text: string }
   /** A request for a tool family the model has no phrasings for: the answer depends on the run's tools. */

@@ -3,6 +3,7 @@ import { asSentence, capitalise, toSecondPerson } from '@assistant/tool-kit';
 /** What the built-in model says once a memory tool has answered. */
 export function memoryAnswer(tool: string, output: unknown): string {
   const result = (output ?? {}) as Record<string, unknown>;
+  if (tool === 'memory_forget') return "Done: I've forgotten it.";
   if (tool === 'memory_save') {
     const spoken = toSecondPerson(String(result.content ?? ''));
     return `OK, I'll remember that ${spoken.charAt(0).toLowerCase()}${asSentence(spoken).slice(1)}`;

@@ -1,4 +1,4 @@
-import type { FamilyIntents, Learned } from '@assistant/tool-kit';
+import type { BuiltinAction, FamilyIntents, Learned } from '@assistant/tool-kit';
 
 /**
  * What the built-in model understands of memories: sentence templates with slots (see the tool kit's
@@ -12,6 +12,24 @@ const cleanFact = (fact: string) => {
   const trimmed = fact.trim().replace(/(?<![.!])[.!]+$/, '');
   return trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
 };
+
+/**
+ * The memory to forget among those a search found: the only one, or the only one holding every word asked
+ * about; several, and the user is asked which (nothing is deleted on a guess).
+ */
+function forgetOne(topic: string, output: unknown): BuiltinAction {
+  const memories = (output as { memories?: Array<{ id: string; content: string }> }).memories ?? [];
+  if (memories.length === 0) return { kind: 'text', text: `I have nothing about “${topic}” to forget.` };
+  const words = topic.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [];
+  const whole = memories.filter((m) => words.every((word) => m.content.toLowerCase().includes(word)));
+  const [only] = memories.length === 1 ? memories : whole.length === 1 ? whole : [];
+  if (only) return { kind: 'tool', tool: 'memory_forget', input: { id: only.id } };
+  const listed = memories.map((m, i) => `${i + 1}. ${m.content}`).join('; ');
+  return {
+    kind: 'text',
+    text: `Several memories match “${topic}”: ${listed}. Which one? Say "forget that …" with words of that one only.`,
+  };
+}
 
 export const memoryIntents: FamilyIntents = {
   intents: [
@@ -82,6 +100,27 @@ export const memoryIntents: FamilyIntents = {
           ],
         };
       },
+    },
+    {
+      // "forget that my locker code is 4711": the memories that match, then the one that does (or a question).
+      intent: 'memory.forget',
+      templates: [
+        'forget [that|about|the fact that|what i (said|told you) about|my note about] {topic}',
+        '(delete|remove|erase) (the|that|my) (memory|memories|fact|note) [about|that|of|saying] {topic}',
+        '(delete|remove|erase) what i told you about {topic}',
+      ],
+      examples: ['forget that my locker code is 4711', 'delete the memory about the spare key'],
+      act: (slots) => {
+        const topic = slots['topic'];
+        if (!topic) return undefined;
+        return {
+          kind: 'tool',
+          tool: 'memory_search',
+          input: { query: topic, limit: 5 },
+          then: (output) => forgetOne(topic, output),
+        };
+      },
+      offers: { tool: 'memory_forget', can: 'forget what you ask me to ("forget that …")' },
     },
     {
       // Any other question may be about something the user told the assistant: tried after every family's own.

@@ -12,4 +12,6 @@ export interface MemoryDriver extends Driver {
     text: string,
     limit: number,
   ): Promise<Array<{ id: string; content: string; created_at: string }>>;
+  /** Deletes one of the user's memories; false when the user has none with that id. */
+  forget(userId: string, id: string): Promise<boolean>;
 }

@@ -2,6 +2,7 @@ import { defineFamily } from '@assistant/tool-kit';
 import type { MemoryDriver } from './memory.driver';
 import { memorySave } from './tools/memory-save.tool';
 import { memorySearch } from './tools/memory-search.tool';
+import { memoryForget } from './tools/memory-forget.tool';
 import { memoryIntents } from './intents';
 import { memoryAnswer } from './answers';
 
@@ -18,9 +19,14 @@ export const memoryFamily = defineFamily<MemoryDriver>({
       ...(tools.includes(memorySearch.name)
         ? ['Use memory_search when an answer may be in what the user told you before.']
         : []),
+      ...(tools.includes(memoryForget.name)
+        ? [
+            'Use memory_forget only when the user asks you to forget something; if several memories match, ask which.',
+          ]
+        : []),
     ].join('\n'),
   providers: [],
-  tools: [memorySave, memorySearch],
+  tools: [memorySave, memorySearch, memoryForget],
   intents: memoryIntents,
   answer: memoryAnswer,
 });

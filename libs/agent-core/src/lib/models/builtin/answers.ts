@@ -3,7 +3,7 @@ import type { PhraseBook } from './phrase-book';
 
 /** How to get more than the built-in model understands. */
 export const LANGUAGE_MODEL_HINT =
-  'I am the built-in offline model and understand a fixed set of phrasings; for free-form questions, start the ' +
+  'I am the built-in offline model and understand common requests about your tools (say "help" for examples); for free-form questions, start the ' +
   'server with a language model, e.g. --model ollama:llama3.2 or --model openai-compatible:<model> with ' +
   'ASSISTANT_MODEL_BASE_URL.';
 

@@ -116,6 +116,12 @@ function decide(book: PhraseBook, vocabularies: Vocabularies, options: LanguageM
 
   if (latest.length > 0) {
     const last = outcomes[outcomes.length - 1];
+    // A request with a second step ("forget that X": search, then forget the one found) takes it once.
+    if (action.kind === 'tool' && action.then && outcomes.length === 1 && !last.isError) {
+      const then = safely(() => action.then?.(last.output));
+      if (then?.kind === 'tool' && available.includes(then.tool)) return call(then.tool, then.input);
+      if (then?.kind === 'text') return then;
+    }
     const chain = action.kind === 'tool' ? searchChain(action, available) : [];
     const focus = action.kind === 'tool' ? action.focus : undefined;
     if (chain.length > 1 && !last.isError) {

@@ -74,12 +74,23 @@ const notesSearch = defineTool<{ calls: string[] }>()({
   },
 });
 
+const notesForget = defineTool<{ calls: string[] }>()({
+  name: 'notes_forget',
+  description: 'Forget a note',
+  input: z.object({ id: z.string() }),
+  scope: 'write:memories',
+  handler: async ({ id }, { driver }) => {
+    driver.calls.push(`forget ${id}`);
+    return { forgotten: id };
+  },
+});
+
 const notesFamily = defineFamily<{ calls: string[] }>({
   name: 'notes',
   description: 'notes',
   topic: { about: 'your notes', keywords: [] },
   providers: [],
-  tools: [notesSearch],
+  tools: [notesSearch, notesForget],
   intents: {
     intents: [
       {
@@ -92,6 +103,22 @@ const notesFamily = defineFamily<{ calls: string[] }>({
           input: { query: slots['thing']! },
           focus: slots['thing'],
           otherwise: [{ tool: 'mail_search', input: { text: slots['thing'] } }],
+        }),
+      },
+      {
+        intent: 'notes.forget',
+        templates: ['forget {topic}'],
+        examples: ['forget the code'],
+        act: (slots) => ({
+          kind: 'tool',
+          tool: 'notes_search',
+          input: { query: slots['topic']! },
+          then: (output) => {
+            const notes = (output as { notes: string[] }).notes;
+            return notes.length === 1
+              ? { kind: 'tool', tool: 'notes_forget', input: { id: 'note_1' } }
+              : { kind: 'text', text: 'Which one?' };
+          },
         }),
       },
       {
@@ -165,6 +192,31 @@ describe('a question that looks in several places', () => {
   });
 });
 
+describe('a request of two steps', () => {
+  it('takes its second step with the first one’s result: a call, or a question back', async () => {
+    const notes = { calls: [] as string[] };
+    const events = await runOn(builtinModel({ pacingMs: 0, families }), 'builtin', 'forget the code', {
+      tools: [connectTool(notesSearch, notes), connectTool(notesForget, notes)],
+    });
+    // notes_search finds no note here: the model asks back and forgets nothing.
+    expect(notes.calls).toEqual(['code']);
+    expect(events.at(-1)).toMatchObject({ type: 'query.completed', text: 'Which one?' });
+
+    const one = { calls: [] as string[] };
+    const found = defineTool<{ calls: string[] }>()({
+      ...notesSearch,
+      handler: async ({ query }, { driver }) => {
+        driver.calls.push(query);
+        return { notes: ['the code is 12'] };
+      },
+    });
+    await runOn(builtinModel({ pacingMs: 0, families }), 'builtin', 'forget the code', {
+      tools: [connectTool(found, one), connectTool(notesForget, one)],
+    });
+    expect(one.calls).toEqual(['code', 'forget note_1']);
+  });
+});
+
 describe('a follow-up', () => {
   it('asks the discussion’s previous request again with the new day', async () => {
     const notes = { calls: [] as string[] };
@@ -195,7 +247,7 @@ describe('help', () => {
   it('lists, per family of the run’s tools, a request made from each intent’s template', () => {
     const book = new PhraseBook(families);
     const said = capabilities(book, ['mail_search', 'notes_search'], false, true);
-    expect(said).toContain("- your notes: “what's my locker code”, “agenda tomorrow”");
+    expect(said).toContain("- your notes: “what's my locker code”, “forget the invoice”, “agenda tomorrow”");
     expect(said).toContain('- your mail: “mail from Sam”');
     expect(capabilities(book, ['mail_search'], false, true)).not.toContain('your notes');
   });

@@ -72,7 +72,10 @@ const FAILURE_CLASSES: Record<string, string[]> = {
   ],
   'a note to a file, not a memory': ['save a note called packing list that says passport, charger, socks'],
   'follow-ups': ['and tomorrow', 'read it', 'reply yes'],
-  'files overwritten when said': ['overwrite shopping.txt with bread and butter'],
+  'files overwritten when said, memories forgotten when asked': [
+    'overwrite shopping.txt with bread and butter',
+    'forget that my locker code is 4711',
+  ],
 };
 
 describe('the built-in model understands people, not phrasings (the corpus)', () => {

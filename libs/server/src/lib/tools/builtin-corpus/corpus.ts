@@ -416,6 +416,19 @@ export const CORPUS: readonly CorpusEntry[] = [
   { say: 'how old is my niece', want: { tool: 'memory_search' } },
   { say: 'which floor is the office on', want: { tool: 'memory_search' } },
 
+  {
+    say: 'forget that my locker code is 4711',
+    want: { intent: 'memory.forget', tool: 'memory_search', input: { query: 'locker code is 4711' } },
+  },
+  {
+    say: 'pls forget what i told you about the spare key',
+    want: { intent: 'memory.forget', tool: 'memory_search', input: { query: 'spare key' } },
+  },
+  {
+    say: 'delete the memory about my gym',
+    want: { intent: 'memory.forget', tool: 'memory_search', input: { query: 'gym' } },
+  },
+
   // ── web ──
   {
     say: 'what does https://example.com/news say',
