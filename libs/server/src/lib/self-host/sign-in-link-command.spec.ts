@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { openStorage, sqliteFileIn, type Storage } from '@assistant/storage';
 import { useSignInLink } from '../web/sign-in-links';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
@@ -25,6 +26,17 @@ afterEach(() => {
 it('a server running on another database than the one named: says how to name it, never a hosted-only command', async () => {
   const refusal = issueSelfHostSignInLink({ dataDir }, { ASSISTANT_PUBLIC_URL: 'http://127.0.0.1:7747' });
   await expect(refusal).rejects.toThrow(/--database-url/);
+  await expect(refusal).rejects.not.toThrow(/hosted-ops/);
+});
+
+it('a server older than this command (its database lacks a migration): says to restart it, never a hosted-only command', async () => {
+  const file = sqliteFileIn(dataDir);
+  await (await openStorage({ dialect: 'sqlite', file }, { migrations: 'run' })).close();
+  const database = new Database(file);
+  database.prepare('DELETE FROM migrations WHERE id = (SELECT MAX(id) FROM migrations)').run();
+  database.close();
+  const refusal = issueSelfHostSignInLink({ dataDir }, { ASSISTANT_PUBLIC_URL: 'http://127.0.0.1:7747' });
+  await expect(refusal).rejects.toThrow(/restart it with "assistant serve"/);
   await expect(refusal).rejects.not.toThrow(/hosted-ops/);
 });
 
