@@ -154,6 +154,29 @@ describe('/app as a page', () => {
   });
 });
 
+describe('installing the app', () => {
+  it('has a manifest whose icons are served, as PNGs of their declared sizes and as SVG', async () => {
+    const manifest = await api.inject({ method: 'GET', url: '/app/manifest.webmanifest', token: null });
+    expect(manifest.statusCode).toBe(200);
+    const { start_url, display, icons } = manifest.json<{
+      start_url: string;
+      display: string;
+      icons: { src: string; sizes: string; type: string }[];
+    }>();
+    expect({ start_url, display }).toEqual({ start_url: '/app', display: 'standalone' });
+    expect(icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
+    for (const icon of icons) {
+      const res = await api.inject({ method: 'GET', url: icon.src, token: null });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe(icon.type);
+      if (icon.type !== 'image/png') continue;
+      const png = res.rawPayload;
+      expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
+      expect(`${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`).toBe(icon.sizes);
+    }
+  });
+});
+
 describe('a browser paired on /app/pair', () => {
   async function paired(name: string) {
     const created = await api.inject({ method: 'POST', url: '/api/v1/pairing', payload: {} });
