@@ -14,6 +14,12 @@ describe('GET /api/v1/tools', () => {
     const { data } = toolListSchema.parse(res.json());
     expect(data.filter((tool) => tool.family === 'memory')).toEqual([
       expect.objectContaining({
+        name: 'memory_forget',
+        scope: 'write:memories',
+        side_effects: false,
+        active: true,
+      }),
+      expect.objectContaining({
         name: 'memory_save',
         scope: 'write:memories',
         side_effects: false,
