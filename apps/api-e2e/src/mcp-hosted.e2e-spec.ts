@@ -34,7 +34,7 @@ describe('MCP against the hosted API', () => {
     );
     const names = (await client.listTools()).tools.map((t) => t.name);
     // The hosted API has no local folders: memory and the web, and no files tools.
-    expect(names).toEqual(['memory_save', 'memory_search', 'web_fetch']);
+    expect(names).toEqual(['memory_forget', 'memory_save', 'memory_search', 'web_fetch']);
     await client.callTool({ name: 'memory_save', arguments: { content: 'the hosted gate code is 1234' } });
     const found = await client.callTool({ name: 'memory_search', arguments: { query: 'gate code' } });
     expect(JSON.stringify(found.content)).toContain('1234');
