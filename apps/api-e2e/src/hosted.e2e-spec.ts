@@ -41,6 +41,16 @@ describe('the hosted API', () => {
         email: 'ada@example.com',
         scopes: ['read:account'],
       });
+      expect(JSON.parse(account.stdout)).not.toHaveProperty('set_password_url');
+      // With the service's public address, its person gets a link to choose a first password.
+      const withLink = await run(BUILT.hostedOps, ['create-account', '--email', 'grace@example.com'], {
+        ASSISTANT_DATABASE_URL: url,
+        ASSISTANT_PUBLIC_URL: 'https://assistant.example.com',
+      });
+      expect(withLink.code).toBe(0);
+      expect(JSON.parse(withLink.stdout).set_password_url).toMatch(
+        /^https:\/\/assistant\.example\.com\/password\//,
+      );
       const duplicate = await run(BUILT.hostedOps, ['create-account', '--email', 'ada@example.com'], {
         ASSISTANT_DATABASE_URL: url,
       });

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { OperatorError } from '@assistant/contracts';
 import {
+  HOSTED_SETTINGS,
+  readSettings,
   hostedDatabase,
   openStorageFor,
   createAccount,
@@ -14,7 +16,8 @@ export const HOSTED_OPS_USAGE = `Usage: assistant-hosted-ops <command> [options]
 Commands:
   migrate                          bring the PostgreSQL schema up to date (run once before starting new API processes)
       [--check]                    change nothing: exit 0 when the schema is up to date, 1 when migrations are pending
-  create-account --email <email>   create an account and print a personal token for it (shown once)
+  create-account --email <email>   create an account and print a personal token for it (shown once), and, with
+                                   ASSISTANT_PUBLIC_URL set, a link for its person to choose a password (7 days)
       [--name <display name>]      defaults to the part of the email before @
       [--scopes <a,b,…>]           defaults to every scope
   register-client --name <name> --redirect-uri <uri> [--redirect-uri <uri>…]
@@ -23,6 +26,7 @@ Commands:
 
 Environment:
   ASSISTANT_DATABASE_URL           postgres://user@host:5432/database (required)
+  ASSISTANT_PUBLIC_URL             the service's public address, for create-account's set_password_url
 
 Examples:
   ASSISTANT_DATABASE_URL=postgres://app@db/assistant assistant-hosted-ops migrate
@@ -58,7 +62,17 @@ export async function runHostedOps(
     const scopes = parseScopeList(values.scopes);
     const storage = await openStorageFor(hostedDatabase(env), 'require-current');
     try {
-      const account = await createAccount(storage, { email: values.email, displayName: values.name, scopes });
+      // The same setting the API reads: the link must open on the address people reach the service at.
+      const { ASSISTANT_PUBLIC_URL } = readSettings(
+        HOSTED_SETTINGS.pick({ ASSISTANT_PUBLIC_URL: true }),
+        env,
+      );
+      const account = await createAccount(storage, {
+        email: values.email,
+        displayName: values.name,
+        scopes,
+        ...(ASSISTANT_PUBLIC_URL && { passwordLinkBaseUrl: ASSISTANT_PUBLIC_URL }),
+      });
       out(JSON.stringify(account, null, 2));
       return 0;
     } finally {
