@@ -10,7 +10,7 @@ import { notFoundPage } from '../../pages/page-parts';
 import { PAGE_PATHS, paramOf, type PageRoute } from '../../pages/page-route';
 import { WebSessions } from '../../sessions/web-sessions';
 import { connectionForm, fieldInputName, type FormOutcome } from './connection-form';
-import { newConnectionPath } from './connections-section';
+import { createConnectionPath } from './connections-section';
 import { pathWithId } from './profile-sections';
 
 /** What a posted connection form says, in the shapes the API takes. */
@@ -98,10 +98,7 @@ export class ConnectionPages {
     return this.renderForm(request, reply, {
       userId,
       ...chosen,
-      action: newConnectionPath(chosen.family, chosen.provider.name).replace(
-        PAGE_PATHS.newConnection,
-        PAGE_PATHS.createConnection,
-      ),
+      action: createConnectionPath(chosen.family, chosen.provider.name),
       values: {},
       name: '',
       editing: null,
@@ -127,7 +124,7 @@ export class ConnectionPages {
     return this.renderForm(request, reply, {
       userId,
       ...chosen,
-      action: request.url,
+      action: createConnectionPath(chosen.family, chosen.provider.name),
       values: posted.settings,
       name: posted.name ?? '',
       editing: null,

@@ -16,6 +16,11 @@ export function newConnectionPath(family: string, provider: string): string {
   return `${PAGE_PATHS.newConnection}?${new URLSearchParams({ family, provider }).toString()}`;
 }
 
+/** Where that form is posted. */
+export function createConnectionPath(family: string, provider: string): string {
+  return `${PAGE_PATHS.createConnection}?${new URLSearchParams({ family, provider }).toString()}`;
+}
+
 function statusCell(c: Connection): Html {
   if (c.status === 'ok') return html`Working`;
   return html`<span class="error">Failing</span>${c.last_error && html`: ${c.last_error}`}`;
