@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -85,6 +85,31 @@ function deliverMail(from: string, to: string, subject: string, body: string): P
     socket.on('close', () => (step === lines.length ? resolve() : reject(new Error('SMTP closed early'))));
     socket.on('error', reject);
   });
+}
+
+/** A TCP relay to `port` on 127.0.0.1 that can cut every connection open through it, as a network that drops. */
+async function startRelay(port: number): Promise<{ url: string; dropAll(): void; close(): Promise<void> }> {
+  const open = new Set<Socket>();
+  const relay = createServer((client) => {
+    const upstream = connect(port, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+      socket.on('error', () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const { port: relayPort } = relay.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${relayPort}`,
+    dropAll: () => open.forEach((socket) => socket.destroy()),
+    close: () =>
+      new Promise((resolve) => {
+        open.forEach((socket) => socket.destroy());
+        relay.close(() => resolve());
+      }),
+  };
 }
 
 describe('the web app, in a browser', () => {
@@ -189,6 +214,34 @@ describe('the web app, in a browser', () => {
     await page.getByRole('button', { name: 'Send', exact: true }).and(page.locator(':enabled')).waitFor();
     expect(inOwnFolder(`resumed-${tag}.txt`)).toMatch(/^resumed\n?$/);
     await expect(page.locator('.message.assistant').last().textContent()).resolves.toMatch(/resumed-/);
+  });
+
+  it('resumes a stream that dropped with Last-Event-ID, and the answer goes on', async () => {
+    // The browser reaches the server through a TCP relay that can cut every open connection (cookies are per host,
+    // not per port: the session goes with it).
+    const relay = await startRelay(Number(new URL(server.url).port));
+    try {
+      const resumed: (string | undefined)[] = [];
+      page.on('request', (request) => {
+        if (/\/api\/v1\/queries\/[^/]+\/events/.test(request.url()))
+          resumed.push(request.headers()['last-event-id']);
+      });
+      await page.goto(`${relay.url}/app`);
+      await ask(page, `write "dropped" to dropped-${tag}.txt`);
+      await page.getByRole('button', { name: 'Approve files_write' }).waitFor();
+      relay.dropAll();
+      await page.getByRole('button', { name: 'Approve files_write' }).click();
+      await page.locator('.tool .state', { hasText: 'done' }).last().waitFor();
+      await page.getByRole('button', { name: 'Send', exact: true }).and(page.locator(':enabled')).waitFor();
+      expect(inOwnFolder(`dropped-${tag}.txt`)).toMatch(/^dropped\n?$/);
+      // The stream was asked for again, after the last event the page had.
+      expect(resumed.length).toBeGreaterThan(0);
+      expect(resumed.every((id) => id !== undefined && /^\d+$/.test(id))).toBe(true);
+      await expect(page.locator('.message.assistant').last().textContent()).resolves.toMatch(/dropped-/);
+    } finally {
+      page.removeAllListeners('request');
+      await relay.close();
+    }
   });
 
   it('stops an answer with Stop: the change it waited for is never made', async () => {
