@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import { ApiRequestError, AssistantClient } from '@assistant/client';
 import { BUILT, childEnv, startServer, type RunResult, type ServerProcess } from './support/processes';
 import { dropSchema, freshSchemaUrl } from './support/targets';
+import qrcode from 'qrcode-terminal';
 
 /** `assistant pair …` running in the background: its output so far, a wait for a line, and its end. */
 function startPair(args: string[], env: Record<string, string> = {}) {
@@ -116,7 +117,12 @@ describe('`assistant pair` against a real `assistant serve`', () => {
       expect(result.code).toBe(0);
       expect(result.stderr).toBe('');
       expect(result.stdout).toMatch(/[▀▄█]{10}/);
-      expect(result.stdout).toContain('http://192.0.2.7:7747');
+      // The QR code and the text point the phone at the web app's pairing page at that address, the code after '#'.
+      expect(result.stdout).toContain('http://192.0.2.7:7747/app/pair');
+      const expectedQr = await new Promise<string>((resolve) =>
+        qrcode.generate(`http://192.0.2.7:7747/app/pair#${code}`, { small: true }, resolve),
+      );
+      expect(result.stdout).toContain(expectedQr);
       expect(result.stdout).toMatch(/Paired: "Kitchen tablet" \(dev_\w+\)/);
     } finally {
       pair.stop();
