@@ -99,6 +99,8 @@ export const emailIntents: FamilyIntents = {
     {
       intent: 'email.search',
       templates: [
+        // The first template of each intent is what "help" says: the plainest request.
+        'any mail from {sender}',
         `[<asked>|<find>] ${FROM} [{when}] ${ON}`,
         `[<asked>|<find>] ${FROM} <about> {topic}`,
         `[<asked>|<find>] ${FROM} <about> {topic} {when}`,

@@ -132,6 +132,7 @@ export const filesIntents: FamilyIntents = {
       // The same as files.write, with the user's word that an existing file may go.
       intent: 'files.overwrite',
       templates: [
+        'overwrite {file} with {text}',
         `(write|save|put) {text} (in|into|to) [the] [file|note] {file} [and] ${OVERWRITE}`,
         `${OVERWRITE} [the] [file|note] {file} with {text}`,
         `(save|create|write) [a|an|the] [new] (note|file|document) (called|named) {file} <says> {text} [and] ${OVERWRITE}`,

@@ -9,6 +9,7 @@ export const webIntents: FamilyIntents = {
     {
       intent: 'web.fetch',
       templates: [
+        'what does {url} say',
         "(what does|what's on|what is on|summarize|summarise|sum up|read|open|fetch|show me|get|check|go to|visit|load|tldr|tl;dr|what's at|what is at) [the] [page|site|website|link|article] {url} [say|says|about]",
         '{url}',
         '(summarize|summarise|read|open) [this|that|the] [page|site|link|article] [at|on] {url}',
@@ -27,6 +28,7 @@ export const webIntents: FamilyIntents = {
     {
       intent: 'web.search',
       templates: [
+        'search the web for {text}',
         '(search|look|check) [up] [on] [the] <web> for {text}',
         '(search [for]|look up|find|check) {text} (on the web|on the internet|online|on google|on the net)',
         '(google|bing|duckduckgo) {text}',

@@ -67,7 +67,9 @@ export function understoodLines(book: PhraseBook, available: readonly string[]):
   return book.families.flatMap((family) => {
     const intents = (family.intents?.intents ?? []).filter(
       (intent) =>
-        !intent.after && (!intent.offers || available.includes(intent.offers.tool) || !available.length),
+        !intent.after &&
+        !intent.fallback &&
+        (!intent.offers || available.includes(intent.offers.tool) || !available.length),
     );
     const owned = available.some((tool) => tool.startsWith(`${family.name}_`));
     if (!owned || intents.length === 0) return [];
