@@ -1,9 +1,10 @@
 /**
  * The chat web app (/app) in a real browser (Debian's Chromium, driven by playwright-core) against a built
  * self-hosted server with the built-in model: sign in, ask and see the answer stream, approve and deny a change,
- * reload while an answer waits and see it resume, memories, a mail with markup in it shown as text, a phone paired
- * by its code and signed out by revoking it on /profile. Every page is checked with axe-core and photographed at a
- * desktop and a phone size (apps/api-e2e/test-output/web-app/, gitignored).
+ * reload while an answer waits and see it resume, a stream cut under the page resumed with Last-Event-ID, Stop,
+ * memories, a mail with markup in it shown as text, a phone paired by its code and signed out by revoking it on
+ * /profile; and the same app on the hosted API. Every page is checked with axe-core and photographed at a desktop
+ * and a phone size (apps/api-e2e/test-output/web-app/, gitignored).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
