@@ -10,10 +10,16 @@ import type { CalendarEvent } from './calendar.driver';
 
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
-function list(words: string | undefined, context: IntentContext): BuiltinAction | undefined {
+function list(words: string | undefined, context: IntentContext, event?: string): BuiltinAction | undefined {
   const range = context.when(words ?? 'today');
   if (!range) return undefined;
-  return { kind: 'tool', tool: 'calendar_list_events', input: { from: range.start, to: range.end } };
+  const focus = event ? (context.known('event', event) ?? event) : undefined;
+  return {
+    kind: 'tool',
+    tool: 'calendar_list_events',
+    input: { from: range.start, to: range.end },
+    ...(focus ? { focus } : {}),
+  };
 }
 
 /** "when is my yoga class": the year ahead's events with that title; then the memories and the mail. */
@@ -80,6 +86,16 @@ export const calendarIntents: FamilyIntents = {
         tool: 'calendar_list_events',
         can: 'tell you what is on your calendar ("what\'s on my calendar tomorrow?")',
       },
+    },
+    {
+      // "is there a team sync this week": that period's events with that title.
+      intent: 'calendar.is',
+      templates: [
+        '(is|are) there [a|an|any] {event} {when}',
+        '(do|will) (i|we) have [a|an|any|my] {event} {when}',
+      ],
+      examples: ['is there a team sync this week', 'do i have yoga on monday'],
+      act: (slots, context) => (slots['event'] ? list(slots['when'], context, slots['event']) : undefined),
     },
     {
       intent: 'calendar.when',

@@ -25,7 +25,8 @@ function datesOf(words: string | undefined, context: IntentContext): { since?: s
 }
 
 /** "did i get an email": "i get an" is no sender. */
-const NOT_A_SENDER = /^(?:i|we|you|me|us|it)\b/i;
+const NOT_A_SENDER =
+  /^(?:i|we|you|me|us|it|anyone|anybody|someone|somebody|last|this|next|today|yesterday|tomorrow|earlier)\b/i;
 
 function search(slots: Slots, context: IntentContext, unread: boolean) {
   if (slots['sender'] && NOT_A_SENDER.test(slots['sender'])) return undefined;
@@ -50,7 +51,7 @@ const ON = '[(in|on|from) <my> {connection} (account|mail|inbox|address)]';
 export const emailIntents: FamilyIntents = {
   rules: {
     asked:
-      '(any|got any|have i got|have i gotten|do i have|did i get|did i receive|did i receive any|is there|are there|were there|did anything come|anything)',
+      '(i have|any|got any|have i got|have i gotten|do i have|did i get|did i receive|did i receive any|is there|are there|were there|did anything come|anything)',
     find: '(find|search [for]|look for|look up|show [me]|get [me]|pull up|check [for]|list)',
     read: '(read|open|show|show me|read me|read out|what does|display)',
     about: '(about|regarding|re|concerning|on|mentioning|with subject|with the subject)',
@@ -108,6 +109,7 @@ export const emailIntents: FamilyIntents = {
         '(did|has|have) {sender} (email|emailed|mail|mailed|write|wrote|written|message|messaged|send|sent|reply|replied|answer|answered|get back to|gotten back to|got back to) [back] [to] [me|us] [anything|something] [back] [yet] [{when}]',
         '(did|has|have) {sender} (email|emailed|mail|mailed|write|wrote|written|message|messaged|send|sent|reply|replied) [to] [me|us] [anything|something|a mail|an email] <about> {topic}',
         '<whats> (new|the latest) from {sender}',
+        '(did|has|have) {sender} (send|sent) [me|us] [the|a|an|any|my] {topic}',
         '(is there|was there) [anything|something|any mail] from {sender} [{when}]',
         '<mail> (from|by) {sender}',
       ],
@@ -125,6 +127,8 @@ export const emailIntents: FamilyIntents = {
         '[<asked>|<find>] [any|some|the|a|an] [new] <mail> <about> {topic} [{when}]',
         '<asked> [anything|something|any news] <about> {topic} in <my> (mail|inbox|email)',
         '(search|check) <my> (mail|inbox|email|emails) for {topic}',
+        '[<asked>|<find>] [any|some|the] <mail> (from|since|during|in|of) {when}',
+        '(has|did|have) (anyone|anybody|someone|somebody) (email|emailed|mailed|written|written to|messaged|sent) [me|us] [anything] [{when}]',
         "(find|where is|where's) the (email|mail|message) <about> {topic}",
       ],
       examples: [

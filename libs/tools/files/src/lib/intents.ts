@@ -53,6 +53,7 @@ export const filesIntents: FamilyIntents = {
       intent: 'files.list',
       templates: [
         '<whats> in <my> {folder} folder',
+        '(list|show) [me] <whats> in <my> {folder} folder',
         '(list|show|see|view|open) [me] [the] [files in] <my> {folder} folder',
         '(list|show|see|view) [me] <my> (files|documents|docs|folder)',
         'what (files|documents|docs) do (i|we) have',

@@ -85,7 +85,7 @@ export const homeIntents: FamilyIntents = {
         return {
           kind: 'tool',
           tool: 'home_set_state',
-          input: { device, state: 'on', brightness: Math.round(percent * 2.55) },
+          input: { device, state: 'on', brightness: Math.round((percent * 255) / 100) },
         };
       },
     },

@@ -40,7 +40,7 @@ const SLOT_KINDS = new Set<SlotKind>([
 /** The words a day, a period or a time is said with: a `{when}` slot holds these only, so it never swallows a topic. */
 const WHEN_WORD =
   '(?:on|at|in|for|this|next|last|coming|upcoming|the|of|from|until|till|to|by|before|after|and|a|an|' +
-  'today|tonight|tomorrow|yesterday|morning|afternoon|evening|night|noon|midday|midnight|lunchtime|' +
+  'today|tonight|tomorrow|yesterday|lately|recently|morning|afternoon|evening|night|noon|midday|midnight|lunchtime|' +
   'weekend|weekends|week|weeks|month|months|year|day|days|fortnight|' +
   'mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|' +
   'january|february|march|april|may|june|july|august|september|october|november|december|' +

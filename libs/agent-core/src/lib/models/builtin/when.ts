@@ -169,6 +169,7 @@ function period(text: string, today: Wall, timeZone: string): WhenRange | undefi
     const start = date >= day.day ? thisMonth : { ...thisMonth, ...nextMonth(day), day: date };
     return range(start, addDays(start, 1), timeZone, false);
   }
+  if (/^(?:lately|recently)$/.test(text)) return range(addDays(day, -30), addDays(day, 1), timeZone, false);
   if (/^(?:upcoming|soon|coming up|later|next)$/.test(text)) {
     return range(day, addDays(day, 30), timeZone, false);
   }

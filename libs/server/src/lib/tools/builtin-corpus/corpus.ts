@@ -546,6 +546,82 @@ export const CORPUS: readonly CorpusEntry[] = [
     },
   },
 
+  // ── a second batch, written after the templates and not tuned to them (ten missed at first) ──
+  {
+    say: 'got any emails from sam lately',
+    want: search({ from: SAM, since: '2026-10-27', before: '2026-11-27' }),
+  },
+  { say: 'has anyone emailed me today', want: search({ since: '2026-11-26', before: '2026-11-27' }) },
+  { say: 'did acme plumbing send the quote', want: search({ from: ACME, text: 'quote' }) },
+  { say: 'show me emails from last week', want: search({ since: '2026-11-16', before: '2026-11-23' }) },
+  {
+    say: 'any messages from my doctor this month',
+    want: search({ from: DOCTOR, since: '2026-11-26', before: '2026-12-01' }),
+  },
+  { say: 'open the latest email', want: { tool: 'email_list' } },
+  { say: 'whats on tomorrow', want: list('11-27') },
+  { say: 'what have i got on thursday', want: list('11-26') },
+  { say: 'anything on my calendar this weekend', want: list('11-28', '11-30') },
+  { say: "when's my next yoga class", want: { tool: 'calendar_list_events', focus: 'Yoga class' } },
+  { say: 'is there a team sync this week', want: { ...list('11-26', '11-30'), focus: 'Team sync' } },
+  { say: 'do i have yoga on monday', want: { ...list('11-30'), focus: 'Yoga class' } },
+  { say: 'do i have anything on monday', want: list('11-30') },
+  {
+    say: 'add gym on saturday at 9am',
+    want: { tool: 'calendar_create_event', input: { title: 'Gym', start: '2026-11-28T09:00:00+01:00' } },
+  },
+  {
+    say: 'put a reminder for the vet on monday at 4pm',
+    want: {
+      tool: 'calendar_create_event',
+      input: { title: 'Reminder for the vet', start: '2026-11-30T16:00:00+01:00' },
+    },
+  },
+  { say: 'what do i have on 12 december', want: list('12-12') },
+  { say: 'list whats in my recipes folder', want: { tool: 'files_list', input: { path: 'recipes' } } },
+  { say: 'open my todo list', want: { tool: 'files_read', input: { path: 'notes/todo.txt' } } },
+  {
+    say: 'find the file about my car insurance',
+    want: { tool: 'files_search', input: { query: 'car insurance' } },
+  },
+  {
+    say: 'make a note called shopping that says eggs, milk',
+    want: { tool: 'files_write', input: { path: 'shopping.txt', text: 'eggs, milk\n' } },
+  },
+  { say: 'is the thermostat on', want: { tool: 'home_get_state', input: { device: 'Thermostat' } } },
+  {
+    say: 'set living room lamp to 50%',
+    want: { tool: 'home_set_state', input: { device: 'Living Room Lamp', brightness: 128 } },
+  },
+  {
+    say: "remember that julia's flight lands at 6pm friday",
+    want: { tool: 'memory_save', input: { content: "Julia's flight lands at 6pm friday" } },
+  },
+  { say: 'whats my wifi password', want: { tool: 'memory_search', input: { query: 'wifi password' } } },
+  {
+    say: 'forget about the gate code',
+    want: { intent: 'memory.forget', tool: 'memory_search', input: { query: 'gate code' } },
+  },
+  { say: 'what was the name of the plumber', want: { tool: 'memory_search' } },
+  {
+    say: 'search google for best pizza in naples',
+    want: { tool: 'web_search', input: { query: 'best pizza in naples' } },
+  },
+  {
+    say: "what's on https://example.com/blog",
+    want: { tool: 'web_fetch', input: { url: 'https://example.com/blog' } },
+  },
+  {
+    say: 'summarize this https://example.org/post',
+    want: { tool: 'web_fetch', input: { url: 'https://example.org/post' } },
+  },
+  { say: 'check if i have any new mail', want: { tool: 'email_search', input: { unread: true } } },
+  { say: 'what time is team sync tomorrow', want: { tool: 'calendar_list_events', focus: 'Team sync' } },
+  {
+    say: 'switch off all the lights',
+    want: { tool: 'home_set_state', input: { device: 'all lights', state: 'off' } },
+  },
+
   // ── about a family with no phrasing for it ──
   { say: 'move my meeting with sam to next week', want: { intent: 'calendar.topic' } },
   { say: 'forward that email to julia', want: { intent: 'email.topic' } },
