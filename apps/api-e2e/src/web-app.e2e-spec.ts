@@ -410,6 +410,13 @@ describe('the web app, in a browser', () => {
       await page.goto(`${server.url}/profile`);
       await expectAccessible(page);
       await snapshot(page, 'profile-desktop');
+      // The pairing page, as a computer that is not signed in sees it.
+      const stranger = await browser.newContext({ viewport: DESKTOP });
+      const pairing = await stranger.newPage();
+      await pairing.goto(`${server.url}/app/pair?signed_out=1`);
+      await expectAccessible(pairing);
+      await snapshot(pairing, 'pair-desktop');
+      await stranger.close();
     } finally {
       await phoneContext.close();
     }
