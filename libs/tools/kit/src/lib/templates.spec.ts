@@ -67,6 +67,7 @@ describe('sentence templates', () => {
     expect(speller.correct('emial')).toBe('email');
     expect(speller.correct('calender')).toBe('calendar');
     expect(speller.correct('flights')).toBe('flights');
+    expect(speller.correct('unbox')).toBe('unbox'); // one letter from "inbox", but its first
     expect(speller.correct('locker')).toBe('locker');
     expect(readRequest('Hey, could you check my inbox please?')).toBe('check my inbox');
     expect(readRequest('hey there')).toBe('hey there');
