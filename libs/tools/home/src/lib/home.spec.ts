@@ -67,6 +67,19 @@ describe('Home Assistant (REST, against a fixture of its API)', () => {
     expect(homeFamily.answer('home_set_state', warm)).toBe('Done: the Thermostat is now set to 21°.');
   });
 
+  it('says a switch Home Assistant still reports in its old state was asked, not switched', async () => {
+    ha.unresponsive.add('switch.coffee_machine');
+    try {
+      const coffee = await homeSetState.handler({ device: 'coffee machine', state: 'on' }, context(driver));
+      expect(coffee).toMatchObject({ state: 'off', confirmed: false, requested_state: 'on' });
+      expect(homeFamily.answer('home_set_state', coffee)).toBe(
+        'I sent the Coffee Machine the command to turn on, but it has not confirmed it: it last reported off.',
+      );
+    } finally {
+      ha.unresponsive.delete('switch.coffee_machine');
+    }
+  });
+
   it('names the devices there are when asked for one that is not', async () => {
     await expect(homeGetState.handler({ device: 'garage door' }, context(driver))).rejects.toThrow(
       'there is no device called "garage door"; the devices are: Coffee Machine, Kitchen Light, Outside Temperature, Thermostat',

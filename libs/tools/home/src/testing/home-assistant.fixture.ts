@@ -18,6 +18,8 @@ export interface HomeAssistantFixture {
   url: string;
   token: string;
   states: Map<string, State>;
+  /** Entities whose devices do not answer: a service call leaves their state as it was. */
+  unresponsive: Set<string>;
   calls: Array<{ service: string; data: Record<string, unknown> }>;
   close(): Promise<void>;
 }
@@ -47,6 +49,7 @@ export async function startHomeAssistant(): Promise<HomeAssistantFixture> {
     ].map((s) => [s.entity_id, { ...s, last_changed: now }]),
   );
   const calls: HomeAssistantFixture['calls'] = [];
+  const unresponsive = new Set<string>();
   const server: Server = createServer((req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -71,6 +74,7 @@ export async function startHomeAssistant(): Promise<HomeAssistantFixture> {
         calls.push({ service: `${service[1]}.${service[2]}`, data });
         const state = states.get(String(data['entity_id']));
         if (!state) return send(400, { message: 'Entity not found' });
+        if (unresponsive.has(state.entity_id)) return send(200, []);
         if (service[2] === 'turn_on') state.state = 'on';
         if (service[2] === 'turn_off') state.state = 'off';
         if (service[2] === 'toggle') state.state = state.state === 'on' ? 'off' : 'on';
@@ -87,6 +91,7 @@ export async function startHomeAssistant(): Promise<HomeAssistantFixture> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     token,
     states,
+    unresponsive,
     calls,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
