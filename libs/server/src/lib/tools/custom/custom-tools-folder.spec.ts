@@ -348,4 +348,23 @@ describe('a module that failed to load', () => {
       status: 'packed',
     });
   });
+
+  it('is read again with its helpers when a helper in a folder beside it changes, without a touch', async () => {
+    const helper = join(folder.path, 'lib', 'status.mjs');
+    mkdirSync(dirname(helper));
+    writeFileSync(helper, "export const status = 'packed';\n");
+    folder.write(
+      'orders.mjs',
+      ["import { status } from './lib/status.mjs';", ORDER_STATUS.replace("'shipped'", 'status')].join('\n'),
+    );
+    await tools.load();
+    tools.watch();
+    const call = () => callTool({ ...tools.tools[0], driver: undefined }, { id: '1' }, context(), 1000);
+    expect(await call()).toEqual({ id: '1', status: 'packed' });
+
+    const next = changed();
+    writeFileSync(helper, "export const status = 'shipped';\n");
+    await next;
+    expect(await call()).toEqual({ id: '1', status: 'shipped' });
+  });
 });

@@ -35,8 +35,8 @@ export interface CustomToolsFolderOptions {
   settleMs?: number;
 }
 
-/** What one file of the folder gave at its last reading. */
-type Outcome = { version: string; tool: ToolDefinition } | { version: string; reason: string };
+/** What one file of the folder gave at its last reading: its version, and that of the helpers it was read with. */
+type Outcome = { version: string; helpers: number } & ({ tool: ToolDefinition } | { reason: string });
 
 /**
  * The custom tools of a self-hosted server: each module file of one folder default-exports `defineTool({...})`
@@ -52,6 +52,11 @@ export class CustomToolsFolder {
   private readonly changes = new EventEmitter();
   private readonly importModule: ModuleImporter;
   private watcher: FSWatcher | undefined;
+  /** The folders of helper files beside the modules (`lib/`, not `node_modules`), each watched on its own. */
+  private readonly helperWatchers = new Map<string, FSWatcher>();
+  /** Counts the changes of helper files: a module read before the last one is read again, with its helpers. */
+  private helpers = 0;
+  private helpersChanged = false;
   private timer: NodeJS.Timeout | undefined;
   private reading: Promise<void> = Promise.resolve();
   /** Tries of failed modules so far, which make each try's version unique. */
@@ -92,23 +97,65 @@ export class CustomToolsFolder {
       this.options.onError?.(error);
     };
     try {
-      this.watcher = watch(this.options.folder, { persistent: false }, () => {
-        clearTimeout(this.timer);
-        this.timer = setTimeout(() => this.load().catch(failed), this.options.settleMs ?? SETTLE_MS);
-      });
+      this.watcher = watch(this.options.folder, { persistent: false }, () => this.settle(failed));
     } catch (error) {
       return failed(error as Error);
     }
     this.watcher.on('error', failed);
+    this.watchHelpers();
   }
 
   close(): void {
     clearTimeout(this.timer);
     this.watcher?.close();
     this.watcher = undefined;
+    for (const watcher of this.helperWatchers.values()) watcher.close();
+    this.helperWatchers.clear();
+  }
+
+  /** Reads the folder once it has been quiet for a moment (an editor saves in several writes). */
+  private settle(failed: (error: Error) => void): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.load().catch(failed), this.options.settleMs ?? SETTLE_MS);
+  }
+
+  /**
+   * Watches each folder of helper files directly in the tools folder (a watch of the tools folder does not see
+   * inside them): a change there reads every module again, with its helpers. Kept in step with the folders there
+   * at each reading; a folder that cannot be watched is left out.
+   */
+  private watchHelpers(): void {
+    if (!this.watcher) return;
+    const folders = helperFolders(this.options.folder);
+    for (const [name, watcher] of this.helperWatchers) {
+      if (folders.includes(name)) continue;
+      watcher.close();
+      this.helperWatchers.delete(name);
+    }
+    for (const name of folders) {
+      if (this.helperWatchers.has(name)) continue;
+      try {
+        const watcher = watch(join(this.options.folder, name), { persistent: false }, () => {
+          this.helpersChanged = true;
+          this.settle(() => undefined);
+        });
+        watcher.on('error', () => {
+          watcher.close();
+          this.helperWatchers.delete(name);
+        });
+        this.helperWatchers.set(name, watcher);
+      } catch {
+        // Removed meanwhile, or not readable: nothing to watch.
+      }
+    }
   }
 
   private async read(): Promise<void> {
+    if (this.helpersChanged) {
+      this.helpersChanged = false;
+      this.helpers++;
+    }
+    this.watchHelpers();
     const files = moduleFiles(this.options.folder);
     for (const name of this.outcomes.keys()) {
       if (!files.includes(name)) {
@@ -126,12 +173,12 @@ export class CustomToolsFolder {
       }
       const version = createHash('sha256').update(source).digest('hex').slice(0, 16);
       const previous = this.outcomes.get(name);
-      if (previous?.version === version && 'tool' in previous) continue;
+      if (previous?.version === version && previous.helpers === this.helpers && 'tool' in previous) continue;
       // A module that failed is tried again at every reading, edited or not: what it lacked may have come since
-      // (`npm install` in the folder, a file it imports fixed, then the module touched). Each try is a version
-      // of its own, since Node keeps a failed import of a URL failed.
+      // (`npm install` in the folder, a file it imports fixed, then the module touched); so is one whose helpers
+      // changed. Each try is a version of its own, since Node keeps a module of a URL as it first read it.
       const attempt = previous?.version === version ? `${version}.${++this.retries}` : version;
-      this.outcomes.set(name, { version, ...(await this.loadModule(path, attempt)) });
+      this.outcomes.set(name, { version, helpers: this.helpers, ...(await this.loadModule(path, attempt)) });
     }
     const tools: ToolDefinition[] = [];
     const owners = new Map<string, string>();
@@ -189,6 +236,17 @@ export class CustomToolsFolder {
     }
     const problem = definitionProblem(tool);
     return problem ? { reason: problem } : { tool };
+  }
+}
+
+/** The folders directly in the tools folder that may hold helper files: not hidden, not `node_modules`. */
+function helperFolders(folder: string): string[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+      .map((entry) => entry.name);
+  } catch {
+    return [];
   }
 }
 
