@@ -18,7 +18,11 @@ export const connectionSchema = z
         "unique among the account's connections of its family, whatever its case: a tool's `connection` argument names it",
       ),
     settings: settingsSchema,
-    status: z.enum(['ok', 'error']).describe('how the last try of the connection went'),
+    status: z
+      .enum(['ok', 'error', 'needs_reauth'])
+      .describe(
+        'how the last try of the connection went; `needs_reauth`: the Google or Microsoft account no longer accepts it (connect it again on /profile)',
+      ),
     last_error: z.string().nullable().describe("the remote server's reason when status is error"),
     default: z
       .boolean()

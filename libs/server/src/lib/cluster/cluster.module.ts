@@ -8,6 +8,7 @@ import { mcpLimitsOf } from '../config/mcp-limits';
 import { MCP_SESSIONS, MemoryMcpSessionStore } from '../mcp/mcp-sessions';
 import { SingleProcessBus, type ClusterBus } from '../ports/cluster-bus';
 import type { Cluster } from './cluster';
+import { MemoryRefreshLock, REFRESH_LOCK } from '../tools/oauth-connections/refresh-lock';
 import { ClusterFanout } from './cluster-fanout';
 import { CLUSTER_BUS, CONFIRMATION_EXCHANGE, RUN_SLOTS, RUNNER_LIVENESS } from '../ports/cluster-tokens';
 
@@ -37,9 +38,10 @@ export class ClusterModule {
           useFactory: (config: ServerConfig) =>
             cluster?.mcpSessions ?? new MemoryMcpSessionStore(mcpLimitsOf(config.mcp)),
         },
+        { provide: REFRESH_LOCK, useValue: cluster?.refreshLock ?? new MemoryRefreshLock() },
         ClusterFanout,
       ],
-      exports: [CLUSTER_BUS, RUN_SLOTS, CONFIRMATION_EXCHANGE, RUNNER_LIVENESS, MCP_SESSIONS],
+      exports: [CLUSTER_BUS, RUN_SLOTS, CONFIRMATION_EXCHANGE, RUNNER_LIVENESS, MCP_SESSIONS, REFRESH_LOCK],
     };
   }
 }

@@ -3,6 +3,7 @@ import type { RunSlots } from '../queries/run-slots';
 import type { ConfirmationExchange } from '../ports/confirmation-exchange';
 import type { RunnerLiveness } from '../queries/runner-liveness';
 import type { McpSessionStore } from '../mcp/mcp-sessions';
+import type { RefreshLock } from '../tools/oauth-connections/refresh-lock';
 
 /**
  * What the processes of a deployment share beyond the database, rate limits and query events: the
@@ -17,5 +18,7 @@ export interface Cluster {
   runners: RunnerLiveness;
   /** The sessions of 2025-revision MCP clients, which any instance serves (kept in memory when absent). */
   mcpSessions?: McpSessionStore;
+  /** A lock per OAuth grant while its tokens are refreshed, across instances (one process's when absent). */
+  refreshLock?: RefreshLock;
   close(): Promise<void>;
 }

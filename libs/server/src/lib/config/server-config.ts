@@ -46,6 +46,24 @@ export interface ServerConfig {
   mail?: MailConfig;
   /** MCP's limits where they differ from MCP_LIMITS (config/mcp-limits.ts); tests make them small. */
   mcp?: Partial<McpLimits>;
+  /**
+   * This server's registrations at Google and Microsoft (`ASSISTANT_GOOGLE_CLIENT_ID`…): each one configured
+   * offers "Connect Google" / "Connect Microsoft" on /profile.
+   */
+  oauthClients?: Partial<Record<OAuthClientName, OAuthClientConfig>>;
+}
+
+export type OAuthClientName = 'google' | 'microsoft';
+
+export interface OAuthClientConfig {
+  clientId: string;
+  clientSecret: string;
+  /**
+   * Tests only (no setting reads them): the provider fixture's endpoints instead of Google's or Microsoft's, and
+   * settings of the protocols' connections (`email/imap-oauth`: the fixture's IMAP port) over the declared ones.
+   */
+  endpoints?: { authorizationEndpoint: string; tokenEndpoint: string; revocationEndpoint?: string };
+  protocolSettings?: Record<string, Record<string, unknown>>;
 }
 
 export interface MailConfig {
@@ -58,6 +76,30 @@ export interface MailConfig {
 interface MailSettings {
   ASSISTANT_SMTP_URL?: string | undefined;
   ASSISTANT_MAIL_FROM?: string | undefined;
+}
+
+/** The clients whose id and secret are both set; one without the other is an operator's mistake, said so. */
+function oauthClientsConfig(settings: DeploymentSettings): NonNullable<ServerConfig['oauthClients']> {
+  const clients: NonNullable<ServerConfig['oauthClients']> = {};
+  const pairs = [
+    ['google', 'GOOGLE', settings.ASSISTANT_GOOGLE_CLIENT_ID, settings.ASSISTANT_GOOGLE_CLIENT_SECRET],
+    [
+      'microsoft',
+      'MICROSOFT',
+      settings.ASSISTANT_MICROSOFT_CLIENT_ID,
+      settings.ASSISTANT_MICROSOFT_CLIENT_SECRET,
+    ],
+  ] as const;
+  for (const [name, upper, clientId, clientSecret] of pairs) {
+    if (!clientId && !clientSecret) continue;
+    if (!clientId || !clientSecret) {
+      throw new OperatorError(
+        `set both ASSISTANT_${upper}_CLIENT_ID and ASSISTANT_${upper}_CLIENT_SECRET, or neither`,
+      );
+    }
+    clients[name] = { clientId, clientSecret };
+  }
+  return clients;
 }
 
 function mailConfig(settings: MailSettings): MailConfig | undefined {
@@ -87,6 +129,7 @@ export function deploymentConfig(
   | 'metricsPort'
   | 'shutdownGraceMs'
   | 'mail'
+  | 'oauthClients'
 > {
   const windowSeconds = settings.ASSISTANT_RATE_LIMIT_WINDOW_SECONDS;
   return {
@@ -106,5 +149,6 @@ export function deploymentConfig(
     metricsPort: settings.ASSISTANT_METRICS_PORT,
     shutdownGraceMs: settings.ASSISTANT_SHUTDOWN_GRACE_SECONDS * 1000,
     mail: mailConfig(settings),
+    oauthClients: oauthClientsConfig(settings),
   };
 }

@@ -390,6 +390,18 @@ describe('the settings of the composition roots', () => {
     );
   });
 
+  it('refuses an OAuth client id without its secret, and takes the pair as a client', () => {
+    expect(startupLine(() => hosted({ ASSISTANT_GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com' }))).toBe(
+      'assistant: set both ASSISTANT_GOOGLE_CLIENT_ID and ASSISTANT_GOOGLE_CLIENT_SECRET, or neither',
+    );
+    expect(startupLine(() => hosted({ ASSISTANT_MICROSOFT_CLIENT_SECRET: 'hunter2' }))).toBe(
+      'assistant: set both ASSISTANT_MICROSOFT_CLIENT_ID and ASSISTANT_MICROSOFT_CLIENT_SECRET, or neither',
+    );
+    expect(
+      hosted({ ASSISTANT_GOOGLE_CLIENT_ID: 'id', ASSISTANT_GOOGLE_CLIENT_SECRET: 'hunter2' }).oauthClients,
+    ).toEqual({ google: { clientId: 'id', clientSecret: 'hunter2' } });
+  });
+
   it('has a bad-value case for every setting that can refuse one', () => {
     // These take any text: a model name is checked below against its provider, a key or a path as it is.
     const anyText = [
@@ -409,6 +421,11 @@ describe('the settings of the composition roots', () => {
       'ASSISTANT_REDIS_URL',
       'ASSISTANT_SMTP_URL',
       'ASSISTANT_MAIL_FROM',
+      // Any text, but never one without the other: the case below.
+      'ASSISTANT_GOOGLE_CLIENT_ID',
+      'ASSISTANT_GOOGLE_CLIENT_SECRET',
+      'ASSISTANT_MICROSOFT_CLIENT_ID',
+      'ASSISTANT_MICROSOFT_CLIENT_SECRET',
     ]);
     for (const schema of [SELF_HOST_SETTINGS, HOSTED_SETTINGS]) {
       const uncovered = Object.keys(schema.shape).filter(

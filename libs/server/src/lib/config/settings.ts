@@ -189,6 +189,24 @@ function deploymentSettings(defaults: DeploymentDefaults) {
         'the address users and third-party apps reach this server at (e.g. `https://assistant.example.com`): the OAuth issuer, and where sign-in links and redirects point',
       defaultText: 'the address it listens on',
     }),
+    ASSISTANT_GOOGLE_CLIENT_ID: setting(kind.text.optional(), {
+      description:
+        'the OAuth client id of this server at Google (see “Google and Microsoft accounts”): shows “Connect Google” on /profile',
+      defaultText: 'none: no “Connect Google”',
+    }),
+    ASSISTANT_GOOGLE_CLIENT_SECRET: setting(kind.text.optional(), {
+      description: 'the client secret that goes with `ASSISTANT_GOOGLE_CLIENT_ID`',
+      secret: true,
+    }),
+    ASSISTANT_MICROSOFT_CLIENT_ID: setting(kind.text.optional(), {
+      description:
+        'the application (client) id of this server at Microsoft Entra (see “Google and Microsoft accounts”): shows “Connect Microsoft” on /profile',
+      defaultText: 'none: no “Connect Microsoft”',
+    }),
+    ASSISTANT_MICROSOFT_CLIENT_SECRET: setting(kind.text.optional(), {
+      description: 'the client secret that goes with `ASSISTANT_MICROSOFT_CLIENT_ID`',
+      secret: true,
+    }),
     ASSISTANT_TRUST_PROXY: setting(kind.trueOrFalse.default(false), {
       description: 'behind a reverse proxy: take the client address from `X-Forwarded-For`',
     }),

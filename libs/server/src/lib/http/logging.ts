@@ -11,10 +11,10 @@ import { traceIdsOf } from '../tracing/http-tracing.hook';
 
 /**
  * Query parameters whose values are never logged: a token someone put in the URL (refused, but it must not be
- * logged either), a sign-in link's one-time `token`, and search text (`q`: what a user looks for in their own
- * memories is theirs).
+ * logged either), a sign-in link's one-time `token`, an authorization `code` coming back from Google or
+ * Microsoft, and search text (`q`: what a user looks for in their own memories is theirs).
  */
-const UNLOGGED_PARAMETERS = new Set(['access_token', 'token', 'q']);
+const UNLOGGED_PARAMETERS = new Set(['access_token', 'token', 'q', 'code']);
 
 /**
  * The URL as it may be logged. Parameter names are compared decoded, as the server reads them (`access%5Ftoken`

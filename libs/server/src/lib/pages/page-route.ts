@@ -17,6 +17,8 @@ export const PAGE_PATHS = {
   createConnection: '/profile/connections',
   editConnection: '/profile/connections/:id',
   defaultConnection: '/profile/connections/:id/default',
+  connectAccount: '/profile/connections/oauth/:client',
+  oauthCallback: '/profile/connections/oauth/callback',
   app: '/app',
   appPair: '/app/pair',
   appSignOut: '/app/signout',

@@ -16,6 +16,8 @@ export interface ActiveConnection {
   updatedAt: Date;
   /** What its opened driver is pooled under, when the id alone does not tell accounts apart (default connections). */
   poolKey?: string;
+  /** `needs_reauth`: made by OAuth, and the provider no longer accepts it (its tools say so). */
+  status?: 'ok' | 'error' | 'needs_reauth';
 }
 
 /** Where the catalogue finds an account's connections: the connections resource implements it over storage. */

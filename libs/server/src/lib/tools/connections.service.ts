@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { z } from 'zod';
 import type { Connection, CreateConnection, FieldError, UpdateConnection } from '@assistant/contracts';
 import {
@@ -16,6 +16,7 @@ import { ApiError } from '../http/api-error';
 import { TOOL_FAMILIES, ToolCatalog } from './tool-catalog';
 import { presentConnection, presentDefaultConnection } from './connection.presenter';
 import { SecretBox } from './secret-box';
+import { OAuthConnections } from './oauth-connections/oauth-connections.service';
 
 /** How a refusal's detail starts, before the remote server's reason (kept alone as a connection's last error). */
 const REFUSED = 'the connection was tried and refused: ';
@@ -36,6 +37,7 @@ export class ConnectionsService {
     @Inject(TOOL_FAMILIES) private readonly families: readonly ToolFamily[],
     private readonly box: SecretBox,
     private readonly catalog: ToolCatalog,
+    @Optional() private readonly oauth?: OAuthConnections,
   ) {}
 
   /**
@@ -209,8 +211,12 @@ export class ConnectionsService {
 
   async delete(userId: string, id: string): Promise<void> {
     this.refuseDefault(userId, id);
-    if (!(await this.storage.connections.delete(userId, id))) throw ApiError.notFound('connection');
+    const stored = await this.storage.connections.get(userId, id);
+    if (!stored || !(await this.storage.connections.delete(userId, id)))
+      throw ApiError.notFound('connection');
     this.catalog.notifyChanged(userId);
+    // One made by OAuth, the last of its grant: the grant is revoked at Google.
+    await this.oauth?.removed(userId, stored);
   }
 
   /** A default connection is part of the server: adding one of the account's own is how it is replaced. */

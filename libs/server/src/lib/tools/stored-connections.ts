@@ -14,8 +14,9 @@ export class StoredConnections implements ConnectionSource {
 
   async activeConnections(userId: string): Promise<ActiveConnection[]> {
     const stored = await this.storage.connections.list(userId);
+    // A connection that needs reconnecting stays: its tools answer that it does, with the link (OAuthConnections).
     return stored
-      .filter((c) => c.status === 'ok')
+      .filter((c) => c.status === 'ok' || c.status === 'needs_reauth')
       .map((c) => ({
         id: c.id,
         family: c.family,
@@ -25,6 +26,7 @@ export class StoredConnections implements ConnectionSource {
         settings: c.settings,
         secrets: this.box.open(c.sealedSecrets, userId),
         updatedAt: c.updatedAt,
+        status: c.status,
       }));
   }
 }

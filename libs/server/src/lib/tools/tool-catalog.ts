@@ -26,6 +26,8 @@ import { AccountToolsCache } from './account-tools-cache';
 import { CLUSTER_BUS } from '../ports/cluster-tokens';
 import type { ClusterBus } from '../ports/cluster-bus';
 import type { RunTools, ToolCatalogue } from '../ports/tool-catalogue';
+import { OAuthConnections } from './oauth-connections/oauth-connections.service';
+import { OAUTH_PROVIDERS } from './oauth-connections/oauth-clients';
 
 /** Nest's handle on the tool families this server offers (`ServerParts.families`, the product's by default). */
 export const TOOL_FAMILIES = Symbol('TOOL_FAMILIES');
@@ -60,6 +62,7 @@ export class ToolCatalog implements ToolCatalogue, OnApplicationShutdown {
     @Inject(STORAGE) storage: Storage,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Optional() @Inject(CLUSTER_BUS) private readonly bus?: ClusterBus,
+    @Optional() private readonly oauth?: OAuthConnections,
   ) {
     this.ownDrivers = { memory: memoryDriverOver(storage) };
     // One listener per connected MCP client and account: many are expected.
@@ -178,7 +181,7 @@ export class ToolCatalog implements ToolCatalogue, OnApplicationShutdown {
       ];
       for (const tool of family.tools) {
         const serves = (c: ActiveConnection) =>
-          servesTool(c.provider, tool) && family.providers.some((p) => p.name === c.provider);
+          servesTool(c.provider, tool) && providersOf(family).some((p) => p.name === c.provider);
         const able = candidates.filter(serves);
         if (able.length === 0) continue;
         const offered = withConnectionArgument(tool, family.name, able);
@@ -188,7 +191,7 @@ export class ToolCatalog implements ToolCatalogue, OnApplicationShutdown {
           handler: async (input, context) => {
             const { named, rest } = takeConnectionArgument(input as Record<string, unknown>);
             const connection = chooseConnection(tool.name, family.name, named, candidates, serves);
-            const provider = family.providers.find((p) => p.name === connection?.provider);
+            const provider = providersOf(family).find((p) => p.name === connection?.provider);
             if (!connection || !provider) throw new Error(`${tool.name} has no connection on this account`);
             // Opened when the tool is first called, not when the run is prepared.
             const driver = await this.open(provider, connection, userId);
@@ -235,7 +238,12 @@ export class ToolCatalog implements ToolCatalogue, OnApplicationShutdown {
             settings: provider.settings.parse(connection.settings),
             secrets: provider.secrets.parse(connection.secrets),
           },
-          { ...this.environment(userId), ...(connection.poolKey ? {} : { connectionName: connection.name }) },
+          {
+            ...this.environment(userId),
+            ...(connection.poolKey ? {} : { connectionName: connection.name }),
+            // A connection made by OAuth: its driver's access tokens (it never sees the refresh token).
+            ...this.accessTokensFor(userId, connection),
+          },
         );
       } catch (error) {
         // Said to the operator without the connection's secrets; the call's error says it to the user.
@@ -247,6 +255,11 @@ export class ToolCatalog implements ToolCatalogue, OnApplicationShutdown {
         throw error;
       }
     });
+  }
+
+  private accessTokensFor(userId: string, connection: ActiveConnection) {
+    const source = this.oauth?.tokenSource(userId, connection, () => this.notifyChanged(userId));
+    return source ? { accessTokens: source } : {};
   }
 
   /** What a driver of this server is opened with; `userId`: the account whose connection it is. */
@@ -273,6 +286,11 @@ export class ToolCatalog implements ToolCatalogue, OnApplicationShutdown {
 /** The id of a default connection in `GET /connections`: the same for every account, which never sees another's. */
 export function defaultConnectionId(family: string, provider: string): string {
   return `con_default_${family}_${provider}`;
+}
+
+/** A family's providers and those of its connections that only "Connect Google" / "Connect Microsoft" make. */
+function providersOf(family: ToolFamily): readonly ProviderDefinition[] {
+  return [...family.providers, ...(OAUTH_PROVIDERS[family.name] ?? [])];
 }
 
 /** The memory family's driver: this server's own storage. */

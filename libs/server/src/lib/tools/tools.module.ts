@@ -12,6 +12,7 @@ import { TOOL_CATALOGUE } from '../ports/tool-catalogue';
 import { ToolsController } from './tools.controller';
 import { CUSTOM_TOOL_IMPORTER, CustomTools } from './custom/custom-tools';
 import { importFresh, type ModuleImporter } from './custom/custom-tools-folder';
+import { OAuthConnections } from './oauth-connections/oauth-connections.service';
 
 /**
  * The tool catalogue (for queries, `GET /tools` and MCP), the families it is built from (and a self-hosted
@@ -40,13 +41,14 @@ export class ToolsModule {
           inject: [SERVER_CONFIG],
         },
         StoredConnections,
+        OAuthConnections,
         { provide: CONNECTION_SOURCE, useExisting: StoredConnections },
         ToolCatalog,
         { provide: TOOL_CATALOGUE, useExisting: ToolCatalog },
         ConnectionsService,
       ],
       // ConnectionsService also serves /profile's connection list (web/).
-      exports: [ToolCatalog, TOOL_CATALOGUE, TOOL_FAMILIES, ConnectionsService, CustomTools],
+      exports: [ToolCatalog, TOOL_CATALOGUE, TOOL_FAMILIES, ConnectionsService, CustomTools, OAuthConnections],
     };
   }
 }

@@ -12,6 +12,7 @@ import { SignInPages } from './sign-in.pages';
 import { ProfilePages } from './profile/profile.pages';
 import { PasswordPages } from './password.pages';
 import { ConnectionPages } from './profile/connection.pages';
+import { OAuthConnectPages } from './profile/oauth-connect.pages';
 
 /**
  * Serves the pages as plain Fastify routes, beside Nest's: they are HTML for browsers, not API routes, so they
@@ -28,6 +29,7 @@ export class PageRoutes implements OnModuleInit {
     private readonly profile: ProfilePages,
     private readonly connections: ConnectionPages,
     private readonly passwords: PasswordPages,
+    private readonly oauthConnect: OAuthConnectPages,
   ) {}
 
   onModuleInit(): void {
@@ -40,6 +42,7 @@ export class PageRoutes implements OnModuleInit {
       ...this.profile.routes(),
       ...this.connections.routes(),
       ...this.passwords.routes(),
+      ...this.oauthConnect.routes(),
     ]) {
       fastify.route({
         method: route.method,

@@ -5,6 +5,7 @@ import { PasswordAccounts } from './password-accounts';
 import { PasswordMail } from './password-mail';
 import { PasswordPages } from './password.pages';
 import { ConnectionPages } from './profile/connection.pages';
+import { OAuthConnectPages } from './profile/oauth-connect.pages';
 import { IntegrationsSection } from './profile/integrations-section';
 import { ProfilePages } from './profile/profile.pages';
 import { SignInPages } from './sign-in.pages';
@@ -26,6 +27,7 @@ import { WebSessions } from '../sessions/web-sessions';
     ProfilePages,
     IntegrationsSection,
     ConnectionPages,
+    OAuthConnectPages,
     PageRoutes,
   ],
   exports: [WebSessions],

@@ -14,7 +14,8 @@ export interface StoredConnection {
   isDefault: boolean;
   settings: Record<string, unknown>;
   sealedSecrets: string;
-  status: 'ok' | 'error';
+  /** `needs_reauth`: a connection made by OAuth whose grant the provider no longer honours (consent again). */
+  status: 'ok' | 'error' | 'needs_reauth';
   lastError: string | null;
   createdAt: Date;
   updatedAt: Date;
@@ -64,7 +65,7 @@ function fromRow(r: Row): StoredConnection {
     name: String(r.name),
     settings: JSON.parse(String(r.settings)) as Record<string, unknown>,
     sealedSecrets: String(r.sealed_secrets),
-    status: r.status === 'error' ? 'error' : 'ok',
+    status: r.status === 'error' || r.status === 'needs_reauth' ? r.status : 'ok',
     lastError: r.last_error === null || r.last_error === undefined ? null : String(r.last_error),
     isDefault: Number(r.is_default) === 1,
     createdAt: toDate(r.created_at),

@@ -21,8 +21,31 @@ export function createConnectionPath(family: string, provider: string): string {
   return `${PAGE_PATHS.createConnection}?${new URLSearchParams({ family, provider }).toString()}`;
 }
 
-function statusCell(c: Connection): Html {
+/** An account provider this server connects by OAuth ("Connect Google"). */
+export interface ConnectableAccount {
+  name: string;
+  title: string;
+}
+
+/** Where "Connect Google" / "Reconnect" posts. */
+export function connectAccountPath(client: string): string {
+  return PAGE_PATHS.connectAccount.replace(':client', encodeURIComponent(client));
+}
+
+/** A plain button that starts (or starts again) the consent at the provider. */
+function connectButton(client: string, csrf: string, label: string, accessibleName = label): Html {
+  return html`<form method="post" action="${connectAccountPath(client)}" class="inline">
+    ${csrfField(csrf)}<button type="submit" aria-label="${accessibleName}">${label}</button>
+  </form>`;
+}
+
+function statusCell(c: Connection, csrf: string): Html {
   if (c.status === 'ok') return html`Working`;
+  if (c.status === 'needs_reauth') {
+    const client = typeof c.settings.oauth_client === 'string' ? c.settings.oauth_client : '';
+    return html`<span class="error">Needs reconnecting</span>
+      ${client && connectButton(client, csrf, 'Reconnect', `Reconnect ${c.name}`)}`;
+  }
   return html`<span class="error">Failing</span>${c.last_error && html`: ${c.last_error}`}`;
 }
 
@@ -52,6 +75,7 @@ export function connectionsSection(
   connections: readonly Connection[],
   offered: readonly OfferedProvider[],
   csrf: string,
+  accounts: readonly ConnectableAccount[] = [],
 ): Html {
   return html`<section aria-labelledby="connections">
     <h2 id="connections">Connections</h2>
@@ -68,13 +92,19 @@ export function connectionsSection(
             <td>${c.name}</td>
             <td>${c.family}</td>
             <td>${c.provider}</td>
-            <td>${statusCell(c)}</td>
+            <td>${statusCell(c, csrf)}</td>
             <td>${defaultCell(c, csrf)}</td>
             <td>${actionsCell(c, csrf)}</td>
           </tr>`,
       ),
       'You have no connections.',
     )}
+    ${
+      accounts.length > 0 &&
+      html`<h3 id="connect-account">Connect an account</h3>
+        <p>Mail and calendar of a Google or Microsoft account, after you allow it there.</p>
+        ${accounts.map((a) => connectButton(a.name, csrf, `Connect ${a.title}`))}`
+    }
     <h3 id="new-connection">Add a connection</h3>
     <ul aria-labelledby="new-connection">
       ${offered.map(

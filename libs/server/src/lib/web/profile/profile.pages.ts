@@ -5,6 +5,7 @@ import type { Storage } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../../ports/core-tokens';
 import type { ServerConfig } from '../../config/server-config';
 import { ConnectionsService } from '../../tools/connections.service';
+import { OAuthConnections } from '../../tools/oauth-connections/oauth-connections.service';
 import { formList, formText } from '../../pages/forms';
 import { html, renderPage } from '../../pages/page';
 import { notFoundPage } from '../../pages/page-parts';
@@ -36,6 +37,7 @@ export class ProfilePages {
     private readonly tokens: TokenService,
     private readonly connections: ConnectionsService,
     private readonly integrations: IntegrationsSection,
+    private readonly oauth: OAuthConnections,
   ) {}
 
   routes(): PageRoute[] {
@@ -118,8 +120,14 @@ export class ProfilePages {
         ${accountSection(user, this.config.deployment, csrf)}
         ${signingInSection(this.config.deployment, owner?.id === userId, csrf)}
         ${tokensSection(personal.items, csrf, tokenForm)} ${integrations}
-        ${devicesSection(devices.items, csrf)} ${connectionsSection(connections.data, this.offered(), csrf)}`,
+        ${devicesSection(devices.items, csrf)}
+        ${connectionsSection(connections.data, this.offered(), csrf, this.accounts())}`,
     });
+  }
+
+  /** The accounts connected by OAuth here ("Connect Google"): those the operator or owner configured. */
+  private accounts() {
+    return this.oauth.clients().map((c) => ({ name: c.name, title: c.definition.title }));
   }
 
   /** The providers a connection can be added with here, for the connections section's links. */

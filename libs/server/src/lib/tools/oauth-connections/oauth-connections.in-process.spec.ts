@@ -1,0 +1,319 @@
+/**
+ * "Connect Google" end to end in-process, against the OAuth provider fixture standing in for Google
+ * (`tools/workspace/services/oauth-fixture.sh`: oidc-provider on 9400, Dovecot with its oauth2 passdb on 10144,
+ * bearer CalDAV in front of Radicale on 5233): the consent given headlessly (`POST /fixture/consent`), the
+ * calendar read through caldav-oauth and the mail through imap-oauth, an expired access token refreshed, a grant
+ * revoked at the provider turned into `needs_reauth` and said in words with the link, removal revoking the grant;
+ * and the flow refused to a signed-out browser, another account's session, a missing or forged state, a
+ * third-party app's bearer token, and a changed redirect URI.
+ */
+import { randomBytes } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { startInProcessApp, type InProcessApp } from '../../../testing/in-process-app';
+import { PageClient } from '../../../testing/page-client';
+import { createAccount } from '../../accounts/create-account';
+import { SecretBox } from '../secret-box';
+
+const FIXTURE = process.env.ASSISTANT_TEST_OAUTH_URL ?? 'http://127.0.0.1:9400';
+const BEARER_CALDAV = process.env.ASSISTANT_TEST_BEARER_CALDAV_URL ?? 'http://127.0.0.1:5233';
+const RADICALE = process.env.ASSISTANT_TEST_CALDAV_URL ?? 'http://127.0.0.1:5232';
+/** Where the fixture is told this server is: never reached, since the test plays the browser. */
+const PUBLIC_URL = 'http://127.0.0.1:7999';
+const CALLBACK = `${PUBLIC_URL}/profile/connections/oauth/callback`;
+const run = randomBytes(4).toString('hex');
+
+const fixturePost = (path: string, body: object) =>
+  fetch(`${FIXTURE}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+/** This server's registration at the "Google" fixture, with its exact callback (a client per test run). */
+async function registerClient(redirectUri = CALLBACK): Promise<{ clientId: string; clientSecret: string }> {
+  const reply = await fixturePost('/reg', {
+    client_name: 'server spec',
+    redirect_uris: [redirectUri],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'client_secret_post',
+  }).catch((error: Error) => {
+    throw new Error(
+      `no OAuth fixture at ${FIXTURE} (${error.message}); start tools/workspace/services/oauth-fixture.sh`,
+    );
+  });
+  if (reply.status !== 201) throw new Error(`registration answered ${reply.status}: ${await reply.text()}`);
+  const client = (await reply.json()) as { client_id: string; client_secret: string };
+  return { clientId: client.client_id, clientSecret: client.client_secret };
+}
+
+/** Alice's calendar with one event tomorrow, made with her password on Radicale behind the bearer CalDAV. */
+async function seededCalendar(): Promise<string> {
+  const path = `/alice/connect-${run}/`;
+  const auth = `Basic ${Buffer.from('alice:secret').toString('base64')}`;
+  const made = await fetch(`${RADICALE}${path}`, { method: 'MKCALENDAR', headers: { authorization: auth } });
+  if (made.status !== 201) throw new Error(`MKCALENDAR answered ${made.status}`);
+  const tomorrow = new Date(Date.now() + 24 * 3600_000).toISOString().slice(0, 10).replaceAll('-', '');
+  await fetch(`${RADICALE}${path}dentist.ics`, {
+    method: 'PUT',
+    headers: { authorization: auth, 'content-type': 'text/calendar' },
+    body: [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//test//EN',
+      'BEGIN:VEVENT',
+      `UID:dentist-${run}`,
+      'DTSTAMP:20261101T000000Z',
+      `SUMMARY:Dentist ${run}`,
+      `DTSTART:${tomorrow}T090000Z`,
+      `DTEND:${tomorrow}T100000Z`,
+      'END:VEVENT',
+      'END:VCALENDAR',
+    ].join('\r\n'),
+  });
+  return path;
+}
+
+let api: InProcessApp;
+let client: { clientId: string; clientSecret: string };
+
+beforeAll(async () => {
+  client = await registerClient();
+  const calendar = await seededCalendar();
+  api = await startInProcessApp({
+    config: {
+      publicUrl: PUBLIC_URL,
+      oauthClients: {
+        google: {
+          ...client,
+          endpoints: {
+            authorizationEndpoint: `${FIXTURE}/auth`,
+            tokenEndpoint: `${FIXTURE}/token`,
+            revocationEndpoint: `${FIXTURE}/token/revocation`,
+          },
+          protocolSettings: {
+            'email/imap-oauth': {
+              imap_host: '127.0.0.1',
+              imap_port: 10144,
+              imap_tls: false,
+              smtp_host: '127.0.0.1',
+              smtp_port: 10587,
+              smtp_tls: false,
+            },
+            'calendar/caldav-oauth': { url: `${BEARER_CALDAV}${calendar}` },
+          },
+        },
+      },
+    },
+  });
+});
+afterAll(() => api?.close());
+
+async function signedIn(userId = api.userId): Promise<PageClient> {
+  const browser = new PageClient(api);
+  await browser.signInAs(userId);
+  await browser.get('/profile');
+  return browser;
+}
+
+/** "Connect Google" pressed: where the browser is sent (the provider's authorization URL). */
+async function start(browser: PageClient): Promise<LightMyRequestResponse> {
+  await browser.get('/profile');
+  return browser.post('/profile/connections/oauth/google');
+}
+
+/** Alice allows it at the provider: the callback URL the provider sends the browser back to. */
+async function consent(authorizationUrl: string): Promise<URL> {
+  const reply = await fixturePost('/fixture/consent', { authorization_url: authorizationUrl });
+  if (!reply.ok) throw new Error(`consent answered ${reply.status}: ${await reply.text()}`);
+  return new URL(((await reply.json()) as { redirect: string }).redirect);
+}
+
+const pathOf = (url: URL) => `${url.pathname}${url.search}`;
+
+/** The whole journey for this browser: start, consent, back at the callback. */
+async function connectGoogle(browser: PageClient): Promise<LightMyRequestResponse> {
+  const started = await start(browser);
+  expect(started.statusCode).toBe(303);
+  return browser.get(pathOf(await consent(String(started.headers.location))));
+}
+
+async function ask(text: string): Promise<string> {
+  const res = await api.inject({
+    method: 'POST',
+    url: '/api/v1/queries',
+    headers: { 'content-type': 'application/json' },
+    payload: { text },
+  });
+  expect(res.statusCode).toBe(200);
+  return res.body;
+}
+
+const oauthConnections = async (userId = api.userId) =>
+  (await api.storage.connections.list(userId)).filter((c) => c.settings.oauth_client === 'google');
+
+describe('Connect Google', () => {
+  it('connects mail and calendar by consent at the provider, and reads them with the access token', async () => {
+    const browser = await signedIn();
+    const profile = await browser.get('/profile');
+    expect(profile.body).toContain('action="/profile/connections/oauth/google"');
+    expect(profile.body).toContain('Connect Google');
+
+    const started = await start(browser);
+    expect(started.statusCode).toBe(303);
+    const authorization = new URL(String(started.headers.location));
+    expect(`${authorization.origin}${authorization.pathname}`).toBe(`${FIXTURE}/auth`);
+    expect(authorization.searchParams.get('redirect_uri')).toBe(CALLBACK);
+    expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorization.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const back = await browser.get(pathOf(await consent(authorization.href)));
+    expect(back.statusCode).toBe(303);
+    expect(back.headers.location).toBe('/profile#connections');
+
+    const made = await oauthConnections();
+    expect(made.map((c) => `${c.family}/${c.provider}`).sort()).toEqual([
+      'calendar/caldav-oauth',
+      'email/imap-oauth',
+    ]);
+    expect(made.every((c) => c.settings.account === 'alice@example.test')).toBe(true);
+    // The refresh token is sealed: the row holds no token in clear, the API and the page show none.
+    const box = api.app.get(SecretBox);
+    const secrets = box.open(made[0].sealedSecrets, api.userId);
+    const refreshToken = String(secrets.refresh_token);
+    expect(refreshToken.length).toBeGreaterThan(10);
+    expect(made[0].sealedSecrets).not.toContain(refreshToken);
+    const listed = await api.inject({ method: 'GET', url: '/api/v1/connections' });
+    expect(listed.body).not.toContain(refreshToken);
+    expect(listed.body).not.toContain(String(secrets.access_token));
+    expect((await browser.get('/profile')).body).not.toContain(refreshToken);
+
+    const calendar = await ask("what's on my calendar tomorrow?");
+    expect(calendar).toContain(`Dentist ${run}`);
+    const mail = await ask('check my email');
+    expect(mail).toContain('event: tool_call.completed');
+    expect(mail).not.toMatch(/"status":"error"/);
+
+    const logs = JSON.stringify(api.logs());
+    expect(logs).not.toContain(refreshToken);
+    expect(logs).not.toContain(String(secrets.access_token));
+    expect(logs).not.toContain(authorization.searchParams.get('state')!);
+  });
+
+  it('refreshes an access token the provider expired, and keeps the new one sealed', async () => {
+    const [calendar] = (await oauthConnections()).filter((c) => c.family === 'calendar');
+    const box = api.app.get(SecretBox);
+    const before = box.open(calendar.sealedSecrets, api.userId);
+    const expired = await fixturePost('/fixture/expire', { client_id: client.clientId });
+    expect(expired.ok).toBe(true);
+    expect(await ask("what's on my calendar tomorrow?")).toContain(`Dentist ${run}`);
+    const after = box.open(
+      (await api.storage.connections.get(api.userId, calendar.id))!.sealedSecrets,
+      api.userId,
+    );
+    expect(after.access_token).not.toBe(before.access_token);
+    expect((await api.storage.connections.get(api.userId, calendar.id))!.status).toBe('ok');
+  });
+
+  it('turns to needs_reauth when the grant is revoked at the provider, says so with the link, and offers Reconnect', async () => {
+    expect((await fixturePost('/fixture/revoke', { client_id: client.clientId })).ok).toBe(true);
+    await fixturePost('/fixture/expire', { client_id: client.clientId });
+    const answer = await ask("what's on my calendar tomorrow?");
+    expect(answer).toContain('needs to be connected again');
+    expect(answer).toContain(`Reconnect it at ${PUBLIC_URL}/profile#connections`);
+    const connections = await oauthConnections();
+    expect(connections.map((c) => c.status)).toEqual(['needs_reauth', 'needs_reauth']);
+    const listed = (await (await api.inject({ method: 'GET', url: '/api/v1/connections' })).json()) as {
+      data: Array<{ status: string }>;
+    };
+    expect(listed.data.filter((c) => c.status === 'needs_reauth')).toHaveLength(2);
+
+    const browser = await signedIn();
+    const profile = await browser.get('/profile');
+    expect(profile.body).toContain('Needs reconnecting');
+    expect(profile.body).toMatch(/aria-label="Reconnect Google"/);
+
+    // Reconnecting gives the same connections the new grant.
+    const back = await connectGoogle(browser);
+    expect(back.statusCode).toBe(303);
+    const renewed = await oauthConnections();
+    expect(renewed.map((c) => c.id).sort()).toEqual(connections.map((c) => c.id).sort());
+    expect(renewed.map((c) => c.status)).toEqual(['ok', 'ok']);
+    expect(await ask("what's on my calendar tomorrow?")).toContain(`Dentist ${run}`);
+  });
+
+  it('revokes the grant at the provider when the last of its connections is removed', async () => {
+    const grants = async () =>
+      (
+        (await (await fetch(`${FIXTURE}/fixture/grants?client_id=${client.clientId}`)).json()) as {
+          grants: unknown[];
+        }
+      ).grants;
+    expect((await grants()).length).toBeGreaterThan(0);
+    for (const c of await oauthConnections()) {
+      const removed = await api.inject({ method: 'DELETE', url: `/api/v1/connections/${c.id}` });
+      expect(removed.statusCode).toBe(204);
+    }
+    expect(await grants()).toEqual([]);
+  });
+});
+
+describe('the connect flow refuses', () => {
+  it('a signed-out browser, at the start and at the callback', async () => {
+    // Without a session there is no CSRF token to send: the form is refused before anything starts.
+    const browser = new PageClient(api);
+    const started = await browser.post('/profile/connections/oauth/google', {}, 'forged');
+    expect(started.statusCode).toBe(403);
+    expect(started.headers.location).toBeUndefined();
+
+    const signedInBrowser = await signedIn();
+    const url = await consent(String((await start(signedInBrowser)).headers.location));
+    const stranger = new PageClient(api);
+    const res = await stranger.get(pathOf(url));
+    expect(res.statusCode).toBe(403);
+    expect(await oauthConnections()).toEqual([]);
+  });
+
+  it("another account's callback and state", async () => {
+    const other = await createAccount(api.storage, {
+      email: `other-${run}@example.test`,
+      scopes: ['read:account'],
+    });
+    const victim = await signedIn();
+    const url = await consent(String((await start(victim)).headers.location));
+    // The attacker's browser, signed in to its own account, opens the victim's callback.
+    const attacker = await signedIn(other.user_id);
+    await start(attacker);
+    const res = await attacker.get(pathOf(url));
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain('not started from this browser’s session');
+    expect(await oauthConnections(other.user_id)).toEqual([]);
+    expect(await oauthConnections()).toEqual([]);
+  });
+
+  it('a missing or forged state', async () => {
+    const browser = await signedIn();
+    const url = await consent(String((await start(browser)).headers.location));
+    const forged = new URL(url);
+    forged.searchParams.set('state', randomBytes(32).toString('base64url'));
+    expect((await browser.get(pathOf(forged))).statusCode).toBe(400);
+    await start(browser);
+    const missing = new URL(url);
+    missing.searchParams.delete('state');
+    expect((await browser.get(pathOf(missing))).statusCode).toBe(400);
+    expect(await oauthConnections()).toEqual([]);
+  });
+
+  it("a third-party app's bearer token on the start route", async () => {
+    // Page routes read no bearer token: whatever its scopes, it is a browser without a session here.
+    const res = await api.inject({
+      method: 'POST',
+      url: '/profile/connections/oauth/google',
+      token: api.token,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.headers.location).toBeUndefined();
+  });
+});
