@@ -9,7 +9,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { JSONSchema7, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
-import type { BuiltinAction, FamilyLanguage, WithheldTool } from '@assistant/tool-kit';
+import type { BuiltinAction, FamilyLanguage, Learned, WithheldTool } from '@assistant/tool-kit';
 import { PhraseBook, type UnderstandContext } from './phrase-book';
 import { Vocabularies } from './vocabulary';
 import {
@@ -102,6 +102,7 @@ function decide(book: PhraseBook, vocabularies: Vocabularies, options: LanguageM
     // No account, no learning: what one account's results show is never offered to another.
     if (learned?.length && facts.account) vocabularies.learn(facts.account, facts.discussion, learned);
   }
+  if (facts.account) vocabularies.learn(facts.account, facts.discussion, connectionsOf(options));
   const context = understandContext(book, vocabularies, facts, prompt, questionAt);
   const action = book.understand(question, context);
   const available = (options.tools ?? []).map((t) => t.name);
@@ -169,6 +170,22 @@ function decide(book: PhraseBook, vocabularies: Vocabularies, options: LanguageM
     case 'text':
       return action;
   }
+}
+
+/**
+ * The account's connections by name, as the server describes them in each tool's `connection` argument ("The
+ * account's email connections: Work (the default), Personal."), so that "my work mail" names "Work".
+ */
+function connectionsOf(options: LanguageModelV3CallOptions): Learned[] {
+  const names = new Set<string>();
+  for (const tool of options.tools ?? []) {
+    if (!('inputSchema' in tool)) continue;
+    const argument = tool.inputSchema.properties?.['connection'];
+    const description = typeof argument === 'object' ? argument.description : undefined;
+    const listed = description && /The account's \S+ connections: (.+)\.$/.exec(description)?.[1];
+    for (const name of listed ? listed.split(', ') : []) names.add(name.replace(/ \(the default\)$/, ''));
+  }
+  return [...names].map((name) => ({ kind: 'connection', value: name }));
 }
 
 /** The tools a request looks in, in order, of those the run has: its own, then where it goes on to. */

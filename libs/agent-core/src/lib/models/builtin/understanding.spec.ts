@@ -42,12 +42,14 @@ const mailFamily = defineFamily<Mailbox>({
     intents: [
       {
         intent: 'mail.search',
-        templates: ['[any] mail from {sender}'],
+        templates: ['[any] mail from {sender}', 'check my {connection} mail'],
         examples: ['any mail from sam'],
         act: (slots, context) => ({
           kind: 'tool',
           tool: 'mail_search',
-          input: { from: context.known('sender', slots['sender']!) ?? slots['sender'] },
+          input: slots['connection']
+            ? { connection: context.known('connection', slots['connection']) ?? slots['connection'] }
+            : { from: context.known('sender', slots['sender']!) ?? slots['sender'] },
         }),
         offers: { tool: 'mail_search', can: 'search your mail' },
       },
@@ -163,6 +165,25 @@ describe('the built-in model learns the account’s values from its results', ()
       { from: 'service@kwikfix.example' }, // learnt from the first result
       { from: 'garage' }, // another account: nothing learnt
     ]);
+  });
+});
+
+describe('the account’s connections', () => {
+  it('are known by the names the tools’ connection argument lists', async () => {
+    const box = mailbox();
+    const described = defineTool<Mailbox>()({
+      ...mailSearch,
+      input: mailSearch.input.extend({
+        connection: z
+          .string()
+          .optional()
+          .describe("Which one. The account's mail connections: Personal (the default), Work Mail."),
+      }),
+    });
+    await runOn(builtinModel({ pacingMs: 0, families }), 'builtin', 'check my work mail', {
+      tools: [connectTool(described, box)],
+    });
+    expect(box.calls).toEqual([{ connection: 'Work Mail' }]);
   });
 });
 
