@@ -50,7 +50,8 @@ const WHEN_WORD =
 
 /** What a slot of a kind may hold, when it is narrower than any words. */
 const SLOT_PATTERNS: Partial<Record<SlotKind, string>> = {
-  when: `${WHEN_WORD}\\b(?:\\s+${WHEN_WORD}\\b)*`,
+  // At most eight words: a day is said in fewer, and a bound keeps a long run of "from from …" linear.
+  when: `${WHEN_WORD}\\b(?:\\s+${WHEN_WORD}\\b){0,7}`,
   url: 'https?:\\/\\/\\S+',
   address: '[^\\s@]+@[^\\s@]+\\.[^\\s@]+',
   number: '\\d+(?:[.,]\\d+)?',
@@ -258,7 +259,9 @@ export class Speller {
 
   correct(word: string): string {
     const lower = word.toLowerCase();
-    if (lower.length < 4 || this.known.has(lower) || !/^[a-z]+$/.test(lower)) return word;
+    // No word of the templates is longer than 20 letters: a longer one is no typo of one (and its deletions
+    // would cost its length squared).
+    if (lower.length < 4 || lower.length > 20 || this.known.has(lower) || !/^[a-z]+$/.test(lower)) return word;
     // People mistype inside a word, seldom its first letter: a correction keeps it ("flights" is no "lights").
     const direct = this.byVariant.get(lower); // a word with one letter more than lower
     if (direct && direct[0] === lower[0]) return direct;
