@@ -261,7 +261,8 @@ export class Speller {
     const lower = word.toLowerCase();
     // No word of the templates is longer than 20 letters: a longer one is no typo of one (and its deletions
     // would cost its length squared).
-    if (lower.length < 4 || lower.length > 20 || this.known.has(lower) || !/^[a-z]+$/.test(lower)) return word;
+    if (lower.length < 4 || lower.length > 20 || this.known.has(lower) || !/^[a-z]+$/.test(lower))
+      return word;
     // People mistype inside a word, seldom its first letter: a correction keeps it ("flights" is no "lights").
     const direct = this.byVariant.get(lower); // a word with one letter more than lower
     if (direct && direct[0] === lower[0]) return direct;
