@@ -14,6 +14,7 @@ import { RedisQueryEventLog } from './redis-query-event-log';
 import { RedisConfirmationExchange } from './redis-confirmation-exchange';
 import { RedisMcpSessionStore } from './redis-mcp-sessions';
 import { RedisRunnerLeases } from './redis-runner-leases';
+import { RedisRefreshLock } from './redis-refresh-lock';
 
 /** Beyond the longest run, before a crashed process's run slots and running queries lapse in Redis. */
 const LAPSE_MARGIN_MS = 60_000;
@@ -63,6 +64,7 @@ export async function openRedisParts(settings: RedisSettings, config: ServerConf
       bus,
       confirmations: new RedisConfirmationExchange(redis, bus, onError),
       mcpSessions: new RedisMcpSessionStore(redis, mcpLimitsOf(config.mcp), onError),
+      refreshLock: new RedisRefreshLock(redis, onError),
       runners,
       close: async () => {
         await runners.stop();
