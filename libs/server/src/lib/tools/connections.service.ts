@@ -160,6 +160,7 @@ export class ConnectionsService {
   async update(userId: string, id: string, body: UpdateConnection): Promise<Connection> {
     this.refuseDefault(userId, id);
     const stored = await this.find(userId, id);
+    if (madeByOAuth(stored)) return this.renameOrMakeDefault(userId, stored, body);
     const provider = this.providerOf(stored.family, stored.provider);
     if (body.name !== undefined) await this.refuseTakenName(userId, stored.family, body.name, id);
     const reconnect = body.settings !== undefined || body.secrets !== undefined;
@@ -180,6 +181,32 @@ export class ConnectionsService {
     if (body.default && !updated.isDefault) await this.storage.connections.makeDefault(userId, id);
     this.catalog.notifyChanged(userId);
     return body.default ? presentConnection(await this.find(userId, id)) : presentConnection(updated);
+  }
+
+  /**
+   * A connection made by "Connect Google" / "Connect Microsoft" is renamed or made the default like any other;
+   * where it logs in comes from the provider's consent, so its settings change only by connecting it again.
+   */
+  private async renameOrMakeDefault(
+    userId: string,
+    stored: StoredConnection,
+    body: UpdateConnection,
+  ): Promise<Connection> {
+    if (body.settings !== undefined || body.secrets !== undefined) {
+      throw ApiError.validation([
+        {
+          field: body.settings !== undefined ? 'settings' : 'secrets',
+          message:
+            'this connection was made by connecting an account on /profile: connect it again there to change it',
+        },
+      ]);
+    }
+    if (body.name !== undefined) await this.refuseTakenName(userId, stored.family, body.name, stored.id);
+    const updated = await this.storage.connections.update(userId, stored.id, { name: body.name });
+    if (!updated) throw ApiError.notFound('connection');
+    if (body.default && !updated.isDefault) await this.storage.connections.makeDefault(userId, stored.id);
+    this.catalog.notifyChanged(userId);
+    return presentConnection(await this.find(userId, stored.id));
   }
 
   /** `provider`, or `provider 2`, `provider 3`…: the first name the account's family does not have yet. */
@@ -300,6 +327,11 @@ export class ConnectionsService {
       await (driver as { close?: () => Promise<void> } | undefined)?.close?.().catch(() => undefined);
     }
   }
+}
+
+/** Made by "Connect Google" / "Connect Microsoft" (OAuthConnections), not by a form or `POST /connections`. */
+function madeByOAuth(stored: StoredConnection): boolean {
+  return typeof stored.settings.oauth_client === 'string';
 }
 
 /**

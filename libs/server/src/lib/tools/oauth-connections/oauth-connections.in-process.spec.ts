@@ -254,6 +254,30 @@ describe('Connect Google', () => {
     expect(await ask("what's on my calendar tomorrow?")).toContain(`Dentist ${run}`);
   });
 
+  it('is renamed and made the default like any other, but changes where it logs in only by connecting again', async () => {
+    const [mail] = (await oauthConnections()).filter((c) => c.family === 'email');
+    const renamed = await api.inject({
+      method: 'PATCH',
+      url: `/api/v1/connections/${mail.id}`,
+      payload: { name: 'Gmail', default: true },
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json()).toMatchObject({ name: 'Gmail', default: true, provider: 'imap-oauth' });
+    const repointed = await api.inject({
+      method: 'PATCH',
+      url: `/api/v1/connections/${mail.id}`,
+      payload: {
+        settings: { imap_host: 'elsewhere.example.com', imap_port: 993, smtp_host: 'elsewhere.example.com' },
+      },
+    });
+    expect(repointed.statusCode).toBe(422);
+    expect((await api.storage.connections.get(api.userId, mail.id))!.settings.imap_host).toBe('127.0.0.1');
+    // Nothing to edit on /profile: Remove only (and Reconnect when it needs it).
+    const page = (await (await signedIn()).get('/profile')).body;
+    expect(page).not.toContain(`href="/profile/connections/${mail.id}"`);
+    expect(page).toContain(`aria-label="Remove Gmail"`);
+  });
+
   it('revokes the grant at the provider when the last of its connections is removed', async () => {
     const grants = async () =>
       (

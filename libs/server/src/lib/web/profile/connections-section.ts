@@ -62,6 +62,9 @@ function defaultCell(c: Connection, csrf: string): Html {
 
 function actionsCell(c: Connection, csrf: string): Html {
   if (c.built_in) return html`<span class="muted">Built in</span>`;
+  // Made by "Connect Google" / "Connect Microsoft": nothing to edit, Reconnect when it needs it.
+  if (typeof c.settings.oauth_client === 'string')
+    return buttonForm(pathWithId(PAGE_PATHS.removeConnection, c.id), csrf, 'Remove', `Remove ${c.name}`);
   return html`<a href="${pathWithId(PAGE_PATHS.editConnection, c.id)}" aria-label="Edit ${c.name}">Edit</a>
     ${buttonForm(pathWithId(PAGE_PATHS.removeConnection, c.id), csrf, 'Remove', `Remove ${c.name}`)}`;
 }
