@@ -358,3 +358,93 @@ describe('the connect flow refuses', () => {
     expect(res.headers.location).toBeUndefined();
   });
 });
+
+describe('Connect Microsoft', () => {
+  const GRAPH = process.env.ASSISTANT_TEST_GRAPH_URL ?? 'http://127.0.0.1:9401/v1.0';
+  let microsoftApi: InProcessApp;
+  let registered: { clientId: string; clientSecret: string };
+  beforeAll(async () => {
+    registered = await registerClient();
+    microsoftApi = await startInProcessApp({
+      config: {
+        publicUrl: PUBLIC_URL,
+        oauthClients: {
+          // Microsoft's declaration at the fixture: tokens per resource, no revocation endpoint.
+          microsoft: {
+            ...registered,
+            endpoints: { authorizationEndpoint: `${FIXTURE}/auth`, tokenEndpoint: `${FIXTURE}/token` },
+            protocolSettings: {
+              'email/imap-oauth': {
+                imap_host: '127.0.0.1',
+                imap_port: 10144,
+                imap_tls: false,
+                smtp_host: '127.0.0.1',
+                smtp_port: 10587,
+                smtp_tls: false,
+              },
+              'calendar/graph': { base_url: GRAPH },
+            },
+          },
+        },
+      },
+    });
+  });
+  afterAll(() => microsoftApi?.close());
+
+  it('connects mail over IMAP and the calendar through Graph, each with its own resource token', async () => {
+    const browser = new PageClient(microsoftApi);
+    await browser.signInAs(microsoftApi.userId);
+    const profile = await browser.get('/profile');
+    expect(profile.body).toContain('Connect Microsoft');
+    expect(profile.body).not.toContain('Connect Google');
+    const started = await browser.post('/profile/connections/oauth/microsoft');
+    expect(started.statusCode).toBe(303);
+    const back = await browser.get(pathOf(await consent(String(started.headers.location))));
+    expect(back.statusCode).toBe(303);
+    const made = await microsoftApi.storage.connections.list(microsoftApi.userId);
+    expect(made.map((c) => `${c.family}/${c.provider}`).sort()).toEqual([
+      'calendar/graph',
+      'email/imap-oauth',
+    ]);
+
+    const query = async (text: string) =>
+      (
+        await microsoftApi.inject({
+          method: 'POST',
+          url: '/api/v1/queries',
+          headers: { 'content-type': 'application/json' },
+          payload: { text },
+        })
+      ).body;
+    expect(await query("what's on my calendar tomorrow?")).toMatch(
+      /"type":"tool_call.completed","call_id":"[^"]+","tool":"calendar_list_events","status":"ok"/,
+    );
+    expect(await query('check my email')).toMatch(
+      /"type":"tool_call.completed","call_id":"[^"]+","tool":"email_list","status":"ok"/,
+    );
+    // Each protocol refreshed the grant with its own scopes, and keeps its own access token.
+    const box = microsoftApi.app.get(SecretBox);
+    const scopeOf = async (provider: string) => {
+      const stored = (await microsoftApi.storage.connections.list(microsoftApi.userId)).find(
+        (c) => c.provider === provider,
+      )!;
+      const token = String(box.open(stored.sealedSecrets, microsoftApi.userId).access_token);
+      const reply = await fetch(`${FIXTURE}/token/introspection`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          token,
+          client_id: registered.clientId,
+          client_secret: registered.clientSecret,
+        }),
+      });
+      return String(((await reply.json()) as { scope?: string }).scope).split(' ');
+    };
+    const graph = await scopeOf('graph');
+    expect(graph).toContain('Calendars.ReadWrite');
+    expect(graph).not.toContain('https://outlook.office.com/IMAP.AccessAsUser.All');
+    const mail = await scopeOf('imap-oauth');
+    expect(mail).toContain('https://outlook.office.com/IMAP.AccessAsUser.All');
+    expect(mail).not.toContain('Calendars.ReadWrite');
+  });
+});
