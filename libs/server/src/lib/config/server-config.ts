@@ -59,8 +59,9 @@ export interface OAuthClientConfig {
   clientId: string;
   clientSecret: string;
   /**
-   * Tests only (no setting reads them): the provider fixture's endpoints instead of Google's or Microsoft's, and
-   * settings of the protocols' connections (`email/imap-oauth`: the fixture's IMAP port) over the declared ones.
+   * Tests only (`ASSISTANT_OAUTH_TEST_OVERRIDES`): the provider fixture's endpoints instead of Google's or
+   * Microsoft's, and settings of the protocols' connections (`email/imap-oauth`: the fixture's IMAP port) over the
+   * declared ones.
    */
   endpoints?: { authorizationEndpoint: string; tokenEndpoint: string; revocationEndpoint?: string };
   protocolSettings?: Record<string, Record<string, unknown>>;
@@ -97,7 +98,7 @@ function oauthClientsConfig(settings: DeploymentSettings): NonNullable<ServerCon
         `set both ASSISTANT_${upper}_CLIENT_ID and ASSISTANT_${upper}_CLIENT_SECRET, or neither`,
       );
     }
-    clients[name] = { clientId, clientSecret };
+    clients[name] = { clientId, clientSecret, ...settings.ASSISTANT_OAUTH_TEST_OVERRIDES?.[name] };
   }
   return clients;
 }

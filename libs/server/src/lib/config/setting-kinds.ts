@@ -132,3 +132,38 @@ export const secretsKey = z
 export const folderList = nameList.refine((paths) => paths.every((path) => path.startsWith('/')), {
   error: 'comma-separated absolute folder paths (such as /srv/family-photos)',
 });
+
+/** Where a stand-in provider takes the place of Google's or Microsoft's, and the protocols' settings with it. */
+const oauthOverride = z
+  .object({
+    endpoints: z
+      .object({
+        authorizationEndpoint: z.url({ protocol: /^https?$/ }),
+        tokenEndpoint: z.url({ protocol: /^https?$/ }),
+        revocationEndpoint: z.url({ protocol: /^https?$/ }).optional(),
+      })
+      .strict()
+      .optional(),
+    protocolSettings: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  })
+  .strict();
+const oauthOverridesSchema = z
+  .object({ google: oauthOverride.optional(), microsoft: oauthOverride.optional() })
+  .strict();
+
+const parsedJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** JSON: `{"google": {"endpoints": {…}, "protocolSettings": {"email/imap-oauth": {…}}}}` (tests only). */
+export const oauthOverrides = z
+  .string()
+  .refine((text) => oauthOverridesSchema.safeParse(parsedJson(text)).success, {
+    error:
+      'JSON such as {"google": {"endpoints": {"authorizationEndpoint": "http://…", "tokenEndpoint": "http://…"}, "protocolSettings": {"email/imap-oauth": {…}}}}',
+  })
+  .transform((text) => oauthOverridesSchema.parse(JSON.parse(text)));

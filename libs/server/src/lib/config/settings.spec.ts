@@ -400,6 +400,20 @@ describe('the settings of the composition roots', () => {
     expect(
       hosted({ ASSISTANT_GOOGLE_CLIENT_ID: 'id', ASSISTANT_GOOGLE_CLIENT_SECRET: 'hunter2' }).oauthClients,
     ).toEqual({ google: { clientId: 'id', clientSecret: 'hunter2' } });
+    const endpoints = {
+      authorizationEndpoint: 'http://127.0.0.1:9400/auth',
+      tokenEndpoint: 'http://127.0.0.1:9400/token',
+    };
+    expect(
+      hosted({
+        ASSISTANT_GOOGLE_CLIENT_ID: 'id',
+        ASSISTANT_GOOGLE_CLIENT_SECRET: 'hunter2',
+        ASSISTANT_OAUTH_TEST_OVERRIDES: JSON.stringify({ google: { endpoints }, microsoft: { endpoints } }),
+      }).oauthClients,
+    ).toEqual({ google: { clientId: 'id', clientSecret: 'hunter2', endpoints } });
+    expect(
+      startupLine(() => hosted({ ASSISTANT_OAUTH_TEST_OVERRIDES: '{"google": {"endpoints": 1}}' })),
+    ).toMatch(/^assistant: ASSISTANT_OAUTH_TEST_OVERRIDES must be JSON such as \{"google"/);
   });
 
   it('has a bad-value case for every setting that can refuse one', () => {
@@ -426,6 +440,7 @@ describe('the settings of the composition roots', () => {
       'ASSISTANT_GOOGLE_CLIENT_SECRET',
       'ASSISTANT_MICROSOFT_CLIENT_ID',
       'ASSISTANT_MICROSOFT_CLIENT_SECRET',
+      'ASSISTANT_OAUTH_TEST_OVERRIDES',
     ]);
     for (const schema of [SELF_HOST_SETTINGS, HOSTED_SETTINGS]) {
       const uncovered = Object.keys(schema.shape).filter(

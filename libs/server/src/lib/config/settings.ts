@@ -207,6 +207,11 @@ function deploymentSettings(defaults: DeploymentDefaults) {
       description: 'the client secret that goes with `ASSISTANT_MICROSOFT_CLIENT_ID`',
       secret: true,
     }),
+    ASSISTANT_OAUTH_TEST_OVERRIDES: setting(kind.oauthOverrides.optional(), {
+      description:
+        'tests only: JSON that points a configured OAuth client at a stand-in provider (`endpoints`) and its connections at stand-in servers (`protocolSettings` by `family/provider`); never set it for real accounts',
+      defaultText: 'none',
+    }),
     ASSISTANT_TRUST_PROXY: setting(kind.trueOrFalse.default(false), {
       description: 'behind a reverse proxy: take the client address from `X-Forwarded-For`',
     }),
