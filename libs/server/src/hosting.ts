@@ -41,7 +41,7 @@ export {
   type QueryRecord,
 } from './lib/queries/query-event-log';
 export { runCapReached, type ReleaseRunSlot, type RunSlots } from './lib/queries/run-slots';
-export { type RefreshLock } from './lib/tools/oauth-connections/refresh-lock';
+export { type RefreshLock } from './lib/ports/refresh-lock';
 export type { RunnerLiveness } from './lib/queries/runner-liveness';
 export { MemoryRateLimitStore, type RateLimitStore } from './lib/rate-limit/rate-limit.store';
 export { startTracing } from './lib/tracing/start-tracing';

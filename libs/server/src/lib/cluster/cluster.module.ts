@@ -8,7 +8,7 @@ import { mcpLimitsOf } from '../config/mcp-limits';
 import { MCP_SESSIONS, MemoryMcpSessionStore } from '../mcp/mcp-sessions';
 import { SingleProcessBus, type ClusterBus } from '../ports/cluster-bus';
 import type { Cluster } from './cluster';
-import { MemoryRefreshLock, REFRESH_LOCK } from '../tools/oauth-connections/refresh-lock';
+import { MemoryRefreshLock, REFRESH_LOCK } from '../ports/refresh-lock';
 import { ClusterFanout } from './cluster-fanout';
 import { CLUSTER_BUS, CONFIRMATION_EXCHANGE, RUN_SLOTS, RUNNER_LIVENESS } from '../ports/cluster-tokens';
 

@@ -3,7 +3,7 @@ import type { RunSlots } from '../queries/run-slots';
 import type { ConfirmationExchange } from '../ports/confirmation-exchange';
 import type { RunnerLiveness } from '../queries/runner-liveness';
 import type { McpSessionStore } from '../mcp/mcp-sessions';
-import type { RefreshLock } from '../tools/oauth-connections/refresh-lock';
+import type { RefreshLock } from '../ports/refresh-lock';
 
 /**
  * What the processes of a deployment share beyond the database, rate limits and query events: the

@@ -16,7 +16,7 @@ import { ApiError } from '../http/api-error';
 import { TOOL_FAMILIES, ToolCatalog } from './tool-catalog';
 import { presentConnection, presentDefaultConnection } from './connection.presenter';
 import { SecretBox } from './secret-box';
-import { OAuthConnections } from './oauth-connections/oauth-connections.service';
+import { OAuthConnections } from './oauth-connections.service';
 
 /** How a refusal's detail starts, before the remote server's reason (kept alone as a connection's last error). */
 const REFUSED = 'the connection was tried and refused: ';

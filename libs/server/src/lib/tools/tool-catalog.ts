@@ -26,8 +26,8 @@ import { AccountToolsCache } from './account-tools-cache';
 import { CLUSTER_BUS } from '../ports/cluster-tokens';
 import type { ClusterBus } from '../ports/cluster-bus';
 import type { RunTools, ToolCatalogue } from '../ports/tool-catalogue';
-import { OAuthConnections } from './oauth-connections/oauth-connections.service';
-import { OAUTH_PROVIDERS } from './oauth-connections/oauth-clients';
+import { OAuthConnections } from './oauth-connections.service';
+import { OAUTH_PROVIDERS } from './oauth-clients';
 
 /** Nest's handle on the tool families this server offers (`ServerParts.families`, the product's by default). */
 export const TOOL_FAMILIES = Symbol('TOOL_FAMILIES');

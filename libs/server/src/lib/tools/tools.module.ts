@@ -12,7 +12,7 @@ import { TOOL_CATALOGUE } from '../ports/tool-catalogue';
 import { ToolsController } from './tools.controller';
 import { CUSTOM_TOOL_IMPORTER, CustomTools } from './custom/custom-tools';
 import { importFresh, type ModuleImporter } from './custom/custom-tools-folder';
-import { OAuthConnections } from './oauth-connections/oauth-connections.service';
+import { OAuthConnections } from './oauth-connections.service';
 
 /**
  * The tool catalogue (for queries, `GET /tools` and MCP), the families it is built from (and a self-hosted
@@ -48,7 +48,14 @@ export class ToolsModule {
         ConnectionsService,
       ],
       // ConnectionsService also serves /profile's connection list (web/).
-      exports: [ToolCatalog, TOOL_CATALOGUE, TOOL_FAMILIES, ConnectionsService, CustomTools, OAuthConnections],
+      exports: [
+        ToolCatalog,
+        TOOL_CATALOGUE,
+        TOOL_FAMILIES,
+        ConnectionsService,
+        CustomTools,
+        OAuthConnections,
+      ],
     };
   }
 }

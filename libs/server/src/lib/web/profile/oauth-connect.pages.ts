@@ -13,7 +13,7 @@ import {
   OAuthConnections,
   PENDING_LIFETIME_MS,
   sessionBinding,
-} from '../../tools/oauth-connections/oauth-connections.service';
+} from '../../tools/oauth-connections.service';
 
 /** The cookie that keeps a started connection (sealed, bound to the web session) until the provider sends back. */
 const PENDING_COOKIE = {

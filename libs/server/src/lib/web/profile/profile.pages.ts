@@ -5,7 +5,7 @@ import type { Storage } from '@assistant/storage';
 import { SERVER_CONFIG, STORAGE } from '../../ports/core-tokens';
 import type { ServerConfig } from '../../config/server-config';
 import { ConnectionsService } from '../../tools/connections.service';
-import { OAuthConnections } from '../../tools/oauth-connections/oauth-connections.service';
+import { OAuthConnections } from '../../tools/oauth-connections.service';
 import { formList, formText } from '../../pages/forms';
 import { html, renderPage } from '../../pages/page';
 import { notFoundPage } from '../../pages/page-parts';

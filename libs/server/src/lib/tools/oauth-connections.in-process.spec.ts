@@ -9,10 +9,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { startInProcessApp, type InProcessApp } from '../../../testing/in-process-app';
-import { PageClient } from '../../../testing/page-client';
-import { createAccount } from '../../accounts/create-account';
-import { SecretBox } from '../secret-box';
+import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
+import { PageClient } from '../../testing/page-client';
+import { createAccount } from '../accounts/create-account';
+import { SecretBox } from './secret-box';
 
 const FIXTURE = process.env.ASSISTANT_TEST_OAUTH_URL ?? 'http://127.0.0.1:9400';
 const BEARER_CALDAV = process.env.ASSISTANT_TEST_BEARER_CALDAV_URL ?? 'http://127.0.0.1:5233';
