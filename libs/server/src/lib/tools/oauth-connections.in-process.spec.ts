@@ -345,6 +345,27 @@ describe('the connect flow refuses', () => {
     expect(await oauthConnections()).toEqual([]);
   });
 
+  it('a connection of the OAuth providers made any other way: by the API or by a form', async () => {
+    for (const [family, provider] of [
+      ['email', 'imap-oauth'],
+      ['calendar', 'caldav-oauth'],
+      ['calendar', 'graph'],
+    ]) {
+      const res = await api.inject({
+        method: 'POST',
+        url: '/api/v1/connections',
+        payload: { family, provider, settings: { url: 'https://calendar.example.com/' }, secrets: {} },
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toMatchObject({ errors: [{ field: 'provider' }] });
+      const form = await (
+        await signedIn()
+      ).get(`/profile/connections/new?family=${family}&provider=${provider}`);
+      expect(form.statusCode).toBe(404);
+    }
+    expect((await api.storage.connections.list(api.userId)).length).toBe(0);
+  });
+
   it("a third-party app's bearer token on the start route", async () => {
     // Page routes read no bearer token: whatever its scopes, it is a browser without a session here.
     const res = await api.inject({
