@@ -48,8 +48,8 @@ async function registerClient(redirectUri = CALLBACK): Promise<{ clientId: strin
 }
 
 /** Alice's calendar with one event tomorrow, made with her password on Radicale behind the bearer CalDAV. */
-async function seededCalendar(): Promise<string> {
-  const path = `/alice/connect-${run}/`;
+async function seededCalendar(name = 'connect'): Promise<string> {
+  const path = `/alice/${name}-${run}/`;
   const auth = `Basic ${Buffer.from('alice:secret').toString('base64')}`;
   const made = await fetch(`${RADICALE}${path}`, { method: 'MKCALENDAR', headers: { authorization: auth } });
   if (made.status !== 201) throw new Error(`MKCALENDAR answered ${made.status}`);
@@ -467,5 +467,49 @@ describe('Connect Microsoft', () => {
     const mail = await scopeOf('imap-oauth');
     expect(mail).toContain('https://outlook.office.com/IMAP.AccessAsUser.All');
     expect(mail).not.toContain('Calendars.ReadWrite');
+  });
+});
+
+describe('Connect Google on the hosted service', () => {
+  /** A hosted app whose Google client points at the fixture on loopback; `allowed`: ASSISTANT_ALLOW_PRIVATE_HOSTS. */
+  async function hostedWith(allowed: string[]) {
+    const registered = await registerClient();
+    const calendar = await seededCalendar(`hosted-${allowed.length}`);
+    const hosted = await startInProcessApp({
+      config: {
+        deployment: 'hosted',
+        allowPrivateHosts: allowed,
+        publicUrl: PUBLIC_URL,
+        oauthClients: {
+          google: {
+            ...registered,
+            endpoints: { authorizationEndpoint: `${FIXTURE}/auth`, tokenEndpoint: `${FIXTURE}/token` },
+            protocolSettings: { 'calendar/caldav-oauth': { url: `${BEARER_CALDAV}${calendar}` } },
+          },
+        },
+      },
+    });
+    const browser = new PageClient(hosted);
+    await browser.signInAs(hosted.userId);
+    await browser.get('/profile');
+    const started = await browser.post('/profile/connections/oauth/google');
+    expect((await browser.get(pathOf(await consent(String(started.headers.location))))).statusCode).toBe(303);
+    const answer = (
+      await hosted.inject({
+        method: 'POST',
+        url: '/api/v1/queries',
+        headers: { 'content-type': 'application/json' },
+        payload: { text: "what's on my calendar tomorrow?" },
+      })
+    ).body;
+    await hosted.close();
+    return answer;
+  }
+
+  it('reaches a calendar on the private network only where the operator allowed it', async () => {
+    expect(said(await hostedWith(['127.0.0.1']))).toContain(`Dentist ${run}`);
+    const refused = await hostedWith([]);
+    expect(said(refused)).not.toContain(`Dentist ${run}`);
+    expect(refused).toMatch(/"tool":"calendar_list_events","status":"error"/);
   });
 });
