@@ -5,6 +5,9 @@ set -euo pipefail
 PORT=5232
 DIR=/var/tmp/assistant-radicale
 up() { (exec 3<>/dev/tcp/127.0.0.1/$PORT) 2>/dev/null; }
+# Every run starts with no calendars: each test makes its own, and a CalDAV client lists them all when it connects
+# (one request each), so hundreds left by earlier runs slow every connection down until they fail.
+rm -rf "$DIR/collections/collection-root"
 if up; then exit 0; fi
 mkdir -p "$DIR/collections"
 printf 'alice:secret\n' >"$DIR/users"
