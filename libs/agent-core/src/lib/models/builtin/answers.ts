@@ -96,7 +96,7 @@ export function toolWithheld(tool: string, withheld: readonly WithheldTool[]): s
 
 /** When the account has the tool's family but no connection that provides this tool of it. */
 export function toolNotConnected(tool: string): string {
-  return `I can't use ${tool} yet: no connection of this account provides it. Add one (POST /api/v1/connections; the README's "Tools and connections" lists them), then ask again.`;
+  return `I can't use ${tool} yet: no connection of this account provides it. Add one on your profile page (/profile, Connections) or with POST /api/v1/connections, then ask again.`;
 }
 
 /**
