@@ -105,3 +105,4 @@ export {
   type RefreshedTokens,
   type RefreshingTokenSourceOptions,
 } from './lib/oauth/token-source';
+export { dayRange, instantOf, isoInZone, offsetMinutes, wallTime, type Wall } from './lib/zoned-time';

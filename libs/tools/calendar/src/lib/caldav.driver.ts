@@ -9,7 +9,7 @@ import {
   type CalendarEvent,
   type NewEvent,
 } from './calendar.driver';
-import { isoInZone } from './zoned-time';
+import { isoInZone } from '@assistant/tool-kit';
 
 type ICalModule = typeof import('ical.js', { with: { 'resolution-mode': 'import' } }).default;
 type ICalComponent = InstanceType<ICalModule['Component']>;

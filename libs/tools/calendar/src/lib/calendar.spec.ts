@@ -8,7 +8,7 @@ import { calendarCreateEvent } from './tools/calendar-create-event.tool';
 import { calendarMoveEvent } from './tools/calendar-move-event.tool';
 import { calendarDeleteEvent } from './tools/calendar-delete-event.tool';
 import { dayOf, timeOf } from './when';
-import { isoInZone } from './zoned-time';
+import { isoInZone } from '@assistant/tool-kit';
 
 /** Radicale on loopback (`tools/workspace/services/calendar.sh`): user alice, password secret. */
 const SERVER = process.env.ASSISTANT_TEST_CALDAV_URL ?? 'http://127.0.0.1:5232';

@@ -5,7 +5,7 @@ import {
   type CalendarEvent,
   type NewEvent,
 } from './calendar.driver';
-import { isoInZone } from './zoned-time';
+import { isoInZone } from '@assistant/tool-kit';
 
 /** An event as Microsoft Graph v1.0 returns it (the fields this driver reads). */
 interface GraphEvent {

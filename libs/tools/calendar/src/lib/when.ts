@@ -1,4 +1,4 @@
-import { dayRange, instantOf, wallTime } from './zoned-time';
+import { dayRange, instantOf, wallTime } from '@assistant/tool-kit';
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];

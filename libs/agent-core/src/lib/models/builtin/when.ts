@@ -1,5 +1,12 @@
 import * as chrono from 'chrono-node';
-import type { WhenRange } from '@assistant/tool-kit';
+import {
+  instantOf,
+  isoInZone,
+  offsetMinutes,
+  wallTime,
+  type Wall,
+  type WhenRange,
+} from '@assistant/tool-kit';
 
 /**
  * The day, period or moment that words name, in the user's time zone: chrono-node reads dates and times ("3
@@ -8,84 +15,13 @@ import type { WhenRange } from '@assistant/tool-kit';
  * single moment.
  */
 
-interface Wall {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, format);
-  }
-  return format;
-}
-
-/** The wall-clock time of an instant in a zone. */
-export function wallOf(instant: Date, timeZone: string): Wall & { second: number } {
-  const parts: Record<string, number> = {};
-  for (const part of formatter(timeZone).formatToParts(instant)) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  }
-  return {
-    year: parts['year'],
-    month: parts['month'],
-    day: parts['day'],
-    hour: parts['hour'],
-    minute: parts['minute'],
-    second: parts['second'],
-  };
-}
-
-/** Minutes the zone is ahead of UTC at an instant. */
-export function offsetMinutes(instant: Date, timeZone: string): number {
-  const wall = wallOf(instant, timeZone);
-  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
-  return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
-}
-
-/** The instant a wall-clock time names in a zone (the later one in a DST gap's repeat, as calendars do). */
-export function instantOf(wall: Wall, timeZone: string): Date {
-  const guess = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
-  const first = guess - offsetMinutes(new Date(guess), timeZone) * 60_000;
-  return new Date(guess - offsetMinutes(new Date(first), timeZone) * 60_000);
-}
-
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
-/** ISO 8601 with the zone's offset: `2026-12-03T00:00:00+01:00`. */
-export function isoIn(instant: Date, timeZone: string): string {
-  const wall = wallOf(instant, timeZone);
-  const offset = offsetMinutes(instant, timeZone);
-  const sign = offset < 0 ? '-' : '+';
-  const abs = Math.abs(offset);
-  return (
-    `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}T${pad(wall.hour)}:${pad(wall.minute)}:` +
-    `${pad(wall.second)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
-  );
-}
-
 /** Adds days to a wall date (months and years roll over). */
 function addDays(wall: Wall, days: number): Wall {
   const date = new Date(Date.UTC(wall.year, wall.month - 1, wall.day + days));
   return { ...wall, year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
 }
 
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 const midnight = (wall: Wall): Wall => ({ ...wall, hour: 0, minute: 0 });
 const weekday = (wall: Wall) => new Date(Date.UTC(wall.year, wall.month - 1, wall.day)).getUTCDay();
 
@@ -96,8 +32,8 @@ function range(start: Wall, end: Wall, timeZone: string, hasTime: boolean): When
   // The last day a period covers: the day before an end at midnight.
   const lastDay = end.hour === 0 && end.minute === 0 ? addDays(end, -1) : end;
   return {
-    start: isoIn(from, timeZone),
-    end: isoIn(to, timeZone),
+    start: isoInZone(from, timeZone),
+    end: isoInZone(to, timeZone),
     hasTime,
     startDay: iso(start),
     endDay: iso(lastDay),
@@ -205,7 +141,7 @@ export function whenIn(words: string, now: Date, timeZone: string): WhenRange | 
   if (!text) return undefined;
   // chrono reads "evening on the 10th" as this evening: a part of the day comes after its day, not before.
   if (/^(?:morning|afternoon|evening|night)\s+\S/.test(text)) return undefined;
-  const today = wallOf(now, timeZone);
+  const today = wallTime(now, timeZone);
   const asPeriod = period(text, today, timeZone);
   if (asPeriod) return asPeriod;
   const [found] = chrono.parse(
@@ -216,11 +152,11 @@ export function whenIn(words: string, now: Date, timeZone: string): WhenRange | 
   if (!found) return undefined;
   const rest = text.slice(0, found.index) + ' ' + text.slice(found.index + found.text.length);
   if (!onlyFiller(rest)) return undefined;
-  const start = wallOf(found.start.date(), timeZone);
+  const start = wallTime(found.start.date(), timeZone);
   const day = midnight(start);
   const part = Object.keys(PARTS).find((name) => found.text.includes(name));
   if (found.start.isCertain('hour')) {
-    const end = found.end ? wallOf(found.end.date(), timeZone) : addMinutes(start, 60);
+    const end = found.end ? wallTime(found.end.date(), timeZone) : addMinutes(start, 60);
     return range(start, end, timeZone, true);
   }
   if (part) {
@@ -228,7 +164,7 @@ export function whenIn(words: string, now: Date, timeZone: string): WhenRange | 
     const end = to === 24 ? addDays(day, 1) : { ...day, hour: to };
     return range({ ...day, hour: from }, end, timeZone, false);
   }
-  const last = found.end ? midnight(wallOf(found.end.date(), timeZone)) : day;
+  const last = found.end ? midnight(wallTime(found.end.date(), timeZone)) : day;
   return range(day, addDays(last, 1), timeZone, false);
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '@assistant/tool-kit';
 import type { CalendarDriver } from '../calendar.driver';
-import { dayRange } from '../zoned-time';
+import { dayRange } from '@assistant/tool-kit';
 
 const MAX_DAYS = 92;
 

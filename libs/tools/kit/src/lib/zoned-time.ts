@@ -1,8 +1,9 @@
 /**
  * Dates in the user's time zone with nothing but Intl: the offset of a zone at an instant, the instant of a
- * local wall-clock time, and ISO strings with the zone's offset ("2026-12-04T13:00:00+01:00").
+ * local wall-clock time, and ISO strings with the zone's offset ("2026-12-04T13:00:00+01:00"). The calendar
+ * family and the built-in model's reading of dates share them.
  */
-interface Wall {
+export interface Wall {
   year: number;
   month: number;
   day: number;
