@@ -16,6 +16,7 @@ import { AssistantClient } from '@assistant/client';
 import { credentialsFileIn, readCredentials } from '@assistant/client/local';
 import { BUILT, run, startServer, WORKSPACE_ROOT, type ServerProcess } from './support/processes';
 import { startHosted, type Target } from './support/targets';
+import { waitForMailMatch } from './support/mailbox';
 
 const CHROMIUM = process.env.ASSISTANT_CHROMIUM ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
@@ -321,6 +322,8 @@ describe('the web app, in a browser', () => {
     await ask(page, `email bob@example.test saying lunch at noon ${tag}`);
     await page.getByRole('button', { name: 'Approve email_send' }).click();
     await page.locator('.message.assistant .text', { hasText: 'Sent to bob@example.test.' }).waitFor();
+    // …and it reached Bob's inbox through the SMTP server.
+    await expect(waitForMailMatch('bob', tag, /lunch at noon/)).resolves.toBe('lunch at noon');
   });
 
   it('pairs a phone by its code; revoking it on /profile signs the phone out', async () => {
