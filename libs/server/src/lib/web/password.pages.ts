@@ -9,6 +9,7 @@ import { formText } from '../pages/forms';
 import { html, renderPage, type Html } from '../pages/page';
 import { csrfField, messagePage, notFoundPage } from '../pages/page-parts';
 import { PAGE_PATHS, type PageRoute } from '../pages/page-route';
+import { whenSignedIn } from '../pages/signed-in';
 import { WebSessions } from '../sessions/web-sessions';
 import { normalEmail, signUpProblems } from './password-accounts';
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
@@ -104,11 +105,7 @@ export class PasswordPages {
     reply: FastifyReply,
     then: (userId: string) => Promise<unknown>,
   ): Promise<unknown> {
-    const userId = await this.sessions.userIdFor(request);
-    if (!userId) {
-      return reply.redirect(`${PAGE_PATHS.signIn}?return_to=${encodeURIComponent(PAGE_PATHS.profile)}`, 303);
-    }
-    return then(userId);
+    return whenSignedIn((r) => this.sessions.userIdFor(r), request, reply, then);
   }
 
   /** The self-hosted owner: the first account, made by `assistant serve` on its first run. */

@@ -8,6 +8,7 @@ import { formText } from '../../pages/forms';
 import { html, renderPage } from '../../pages/page';
 import { notFoundPage } from '../../pages/page-parts';
 import { PAGE_PATHS, paramOf, type PageRoute } from '../../pages/page-route';
+import { whenSignedIn } from '../../pages/signed-in';
 import { WebSessions } from '../../sessions/web-sessions';
 import { connectionForm, fieldInputName, type FormOutcome } from './connection-form';
 import { createConnectionPath } from './connections-section';
@@ -76,10 +77,9 @@ export class ConnectionPages {
     reply: FastifyReply,
     then: (userId: string) => Promise<unknown>,
   ): Promise<unknown> {
-    const userId = await this.sessions.userIdFor(request);
-    if (userId) return then(userId);
+    // A form asked for by its address comes back to itself after signing in.
     const back = request.method === 'GET' ? request.url : PAGE_PATHS.profile;
-    return reply.redirect(`${PAGE_PATHS.signIn}?return_to=${encodeURIComponent(back)}`, 303);
+    return whenSignedIn((r) => this.sessions.userIdFor(r), request, reply, then, back);
   }
 
   private providerFromQuery(

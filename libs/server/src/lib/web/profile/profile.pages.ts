@@ -10,6 +10,7 @@ import { formList, formText } from '../../pages/forms';
 import { html, renderPage } from '../../pages/page';
 import { notFoundPage } from '../../pages/page-parts';
 import { PAGE_PATHS, paramOf, type PageRoute } from '../../pages/page-route';
+import { whenSignedIn } from '../../pages/signed-in';
 import { WebSessions } from '../../sessions/web-sessions';
 import { IntegrationsSection } from './integrations-section';
 import { signingInSection } from './signing-in-section';
@@ -85,10 +86,7 @@ export class ProfilePages {
     reply: FastifyReply,
     then: (userId: string) => Promise<unknown>,
   ): Promise<unknown> {
-    const userId = await this.sessions.userIdFor(request);
-    if (!userId)
-      return reply.redirect(`${PAGE_PATHS.signIn}?return_to=${encodeURIComponent(PAGE_PATHS.profile)}`, 303);
-    return then(userId);
+    return whenSignedIn((r) => this.sessions.userIdFor(r), request, reply, then);
   }
 
   private async show(
