@@ -97,6 +97,15 @@ describe('links in README.md and docs/', () => {
     expect(broken).toEqual([]);
   });
 
+  it("links, from the README, the operations guide's Kubernetes, tracing and backup sections", () => {
+    // Issue 24's "done when": an operator finds each from the README (the test above checks the headings exist).
+    const links = linkTargets(readFileSync(path.join(WORKSPACE_ROOT, 'README.md'), 'utf8'));
+    for (const section of ['kubernetes', 'tracing', 'backups']) {
+      const target = `docs/operations.md#${section}`;
+      expect({ target, linked: links.includes(target) }).toEqual({ target, linked: true });
+    }
+  });
+
   it('tells each kind of broken link from a good one', () => {
     expect(problemWith('README.md', '../shared/SPEC.md')).toBe('../shared/SPEC.md: outside the repository');
     expect(problemWith('README.md', '/work/shared/SPEC.md')).toBe('/work/shared/SPEC.md: an absolute path');
