@@ -101,6 +101,14 @@ it('the workspace is MIT-licensed to the Assistant authors, and each published p
   expect(wrong).toEqual([]);
 });
 
+it('every workspace package, published or not, carries the root LICENSE', () => {
+  const license = readIn('.', 'LICENSE');
+  const wrong = Object.values(graph.nodes)
+    .filter((node) => readIn(node.data.root, 'LICENSE') !== license)
+    .map((node) => node.name);
+  expect(wrong).toEqual([]);
+});
+
 it('each published package has a README: what it is, how to install it, and an example', () => {
   const problems = publishedPackages().flatMap(({ root, manifest }) => {
     const readme = readIn(root, 'README.md');
