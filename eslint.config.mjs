@@ -34,6 +34,8 @@ const ALL_LIBS = [
   'type:tool-family',
 ];
 // agent-core and the tools libs must stay usable by the CLI and the launcher without booting Nest.
+// Loaded only by the hosted composition (`@assistant/hosted`).
+const SHARED_STATE_BACKENDS = ['ioredis', 'rate-limiter-flexible'];
 const NO_SERVER_FRAMEWORK = ['@nestjs/*', 'typeorm', 'fastify', '@fastify/*', 'better-sqlite3', 'pg'];
 
 const depConstraints = [
@@ -58,15 +60,40 @@ const depConstraints = [
     onlyDependOnLibsWithTags: ['type:contracts', 'type:tool-kit'],
     bannedExternalImports: NO_SERVER_FRAMEWORK,
   },
+  // The server kit is what every feature builds on (HTTP helpers, @Route, pages, sessions, settings, ports): it
+  // knows no feature, so it never imports the server, MCP or the hosted composition.
+  {
+    sourceTag: 'type:server-kit',
+    onlyDependOnLibsWithTags: ALL_LIBS,
+    bannedExternalImports: SHARED_STATE_BACKENDS,
+  },
+  // MCP serves the account's tools through the kit's tool-catalogue port, never the whole server.
+  {
+    sourceTag: 'type:mcp-server',
+    onlyDependOnLibsWithTags: ['type:server-kit', ...ALL_LIBS],
+    bannedExternalImports: SHARED_STATE_BACKENDS,
+  },
   // The server never loads a shared-state backend: a self-hosted install carries no Redis client.
   {
     sourceTag: 'type:server',
-    onlyDependOnLibsWithTags: ALL_LIBS,
-    bannedExternalImports: ['ioredis', 'rate-limiter-flexible'],
+    onlyDependOnLibsWithTags: ['type:server-kit', 'type:mcp-server', ...ALL_LIBS],
+    bannedExternalImports: SHARED_STATE_BACKENDS,
   },
   // The hosted composition plugs Redis into the server's ports (`@assistant/server/hosting`).
-  { sourceTag: 'type:hosted', onlyDependOnLibsWithTags: ['type:server', ...ALL_LIBS] },
-  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:hosted', 'type:server', ...ALL_LIBS] },
+  {
+    sourceTag: 'type:hosted',
+    onlyDependOnLibsWithTags: ['type:server', 'type:server-kit', 'type:mcp-server', ...ALL_LIBS],
+  },
+  {
+    sourceTag: 'type:app',
+    onlyDependOnLibsWithTags: [
+      'type:hosted',
+      'type:server',
+      'type:server-kit',
+      'type:mcp-server',
+      ...ALL_LIBS,
+    ],
+  },
   // `assistant serve` and the self-hosted server run on one process: they never reach the hosted composition.
   { sourceTag: 'scope:self-host', notDependOnLibsWithTags: ['type:hosted'] },
   // The stdio MCP launcher relays to a server over HTTP: never server or storage.

@@ -1,6 +1,6 @@
 /**
  * A STAND-IN for the Assistant server's MCP endpoint, for the launcher's own tests. The real endpoint
- * (libs/server/src/lib/mcp/, served by `assistant serve` and the hosted API) was being built at the same time; the
+ * (libs/mcp-server/, served by `assistant serve` and the hosted API) was being built at the same time; the
  * end-to-end test against it is apps/api-e2e/src/mcp-launcher.e2e-spec.ts.
  *
  * It offers only what the launcher relies on, built from the MCP SDK's own McpServer and

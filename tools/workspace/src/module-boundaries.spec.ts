@@ -114,6 +114,35 @@ describe('@nx/enforce-module-boundaries with workspace packages (@assistant/*)',
     expect(boundaryErrors(messages).map((m) => m.messageId)).toEqual(['bannedExternalImportsViolation']);
   });
 
+  // The server depends on the kit and on MCP; either importing the server back is a cycle, and a tag violation.
+  it.each([
+    ['the server kit', 'libs/server-kit/src/__boundary-probe__.ts'],
+    ['MCP', 'libs/mcp-server/src/__boundary-probe__.ts'],
+  ])('fails when %s imports @assistant/server', async (_what, probe) => {
+    const errors = boundaryErrors(await lintProbe(probe, importOf('@assistant/server')));
+
+    expect(errors).toHaveLength(1);
+    expect(FORBIDDEN_LIB_IMPORT).toContain(errors[0].messageId);
+  });
+
+  it('fails when the server kit imports @assistant/mcp-server (MCP builds on the kit, not the other way)', async () => {
+    const errors = boundaryErrors(
+      await lintProbe('libs/server-kit/src/__boundary-probe__.ts', importOf('@assistant/mcp-server')),
+    );
+
+    expect(errors).toHaveLength(1);
+    expect(FORBIDDEN_LIB_IMPORT).toContain(errors[0].messageId);
+  });
+
+  it('allows MCP to import @assistant/server-kit', async () => {
+    const messages = await lintProbe(
+      'libs/mcp-server/src/__boundary-probe__.ts',
+      importOf('@assistant/server-kit'),
+    );
+
+    expect(messages).toEqual([]);
+  });
+
   it('allows the hosted API to import @assistant/hosted', async () => {
     const messages = await lintProbe(
       'apps/hosted-api/src/__boundary-probe__.ts',

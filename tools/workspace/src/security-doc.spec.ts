@@ -160,13 +160,13 @@ function declaredProviders(): string[] {
 
 /** Every variable of the settings schemas (`NAME: setting(`), both deployments'. */
 function declaredSettings(): string[] {
-  const source = read('libs/server/src/lib/config/settings.ts');
+  const source = read('libs/server-kit/src/lib/config/settings.ts');
   return [...new Set([...source.matchAll(/^\s+([A-Z][A-Z0-9_]*): setting\(/gm)].map((m) => m[1]))];
 }
 
 /** The page paths of PAGE_PATHS, with `:id` written `{id}` as the document writes paths. */
 function declaredPagePaths(): string[] {
-  const source = read('libs/server/src/lib/pages/page-route.ts');
+  const source = read('libs/server-kit/src/lib/pages/page-route.ts');
   const block = /export const PAGE_PATHS = \{([\s\S]*?)\} as const/.exec(source)?.[1] ?? '';
   return [...block.matchAll(/^\s+\w+: '(\/[^']*)',?$/gm)].map((m) => m[1].replace(/:(\w+)/g, '{$1}'));
 }

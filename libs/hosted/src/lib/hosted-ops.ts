@@ -1,15 +1,7 @@
 import { parseArgs } from 'node:util';
 import { OperatorError } from '@assistant/contracts';
-import {
-  HOSTED_SETTINGS,
-  readSettings,
-  hostedDatabase,
-  openStorageFor,
-  createAccount,
-  parseScopeList,
-  listClients,
-  registerClient,
-} from '@assistant/server/hosting';
+import { createAccount, parseScopeList, listClients, registerClient } from '@assistant/server/hosting';
+import { HOSTED_SETTINGS, readSettings, hostedDatabase, openStorageFor } from '@assistant/server-kit';
 
 export const HOSTED_OPS_USAGE = `Usage: assistant-hosted-ops <command> [options]
 

@@ -1,13 +1,12 @@
+import { listen, type RunningServer } from '@assistant/server/hosting';
 import {
   HOSTED_SETTINGS,
   hostedConfig,
-  listen,
   openStorageFor,
   readSettings,
   startTracing,
   warnOnStderr,
-  type RunningServer,
-} from '@assistant/server/hosting';
+} from '@assistant/server-kit';
 import { openRedisParts, type RedisSettings } from './redis/redis-parts';
 
 /** Where the hosted service's shared state lives (`ASSISTANT_REDIS_URL`, `ASSISTANT_REDIS_KEY_PREFIX`). */

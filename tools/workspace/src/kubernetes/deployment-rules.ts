@@ -2,7 +2,7 @@
  * What the hosted API needs from its Kubernetes objects, beyond what the Kubernetes schemas can say: each rule
  * reads the objects one overlay renders and names what breaks it, one line per problem. The facts they hold the
  * manifests to live where they are declared: the entry of the operator commands in apps/hosted-api/package.json,
- * the settings in the README's configuration table (generated from libs/server/src/lib/config/settings.ts), the
+ * the settings in the README's configuration table (generated from libs/server-kit/src/lib/config/settings.ts), the
  * routes `/healthz` and `/readyz` in the contract (`getHealth`, `getReadiness`).
  */
 import { readFileSync } from 'node:fs';

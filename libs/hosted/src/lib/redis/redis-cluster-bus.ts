@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { ClusterBus, ClusterMessages, ClusterTopic } from '@assistant/server/hosting';
+import type { ClusterBus, ClusterMessages, ClusterTopic } from '@assistant/server-kit';
 import type { RedisConnections } from './redis-connections';
 
 interface Envelope {

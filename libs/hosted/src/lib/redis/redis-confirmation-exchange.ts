@@ -1,4 +1,4 @@
-import { type ClusterBus, type AnswerResult, type ConfirmationExchange } from '@assistant/server/hosting';
+import { type ClusterBus, type AnswerResult, type ConfirmationExchange } from '@assistant/server-kit';
 import type { RedisConnections } from './redis-connections';
 import { redisUnavailable } from './redis-connections';
 

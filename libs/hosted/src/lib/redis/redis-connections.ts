@@ -1,6 +1,6 @@
 import { OperatorError } from '@assistant/contracts';
 import { Redis, type RedisOptions } from 'ioredis';
-import { ApiError, tracing } from '@assistant/server/hosting';
+import { ApiError, tracing } from '@assistant/server-kit';
 import { traceRedisCommands } from './redis-tracing';
 
 /**

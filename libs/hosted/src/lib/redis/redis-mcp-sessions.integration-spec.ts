@@ -1,7 +1,7 @@
 import type { Principal } from '@assistant/auth';
 import type { RedisConnections } from './redis-connections';
 import { cleanUp, freshPrefix, openTestRedis } from '../../testing/redis-test-connections';
-import { MemoryMcpSessionStore, type McpSessionStore } from '@assistant/server/hosting';
+import { MemoryMcpSessionStore, type McpSessionStore } from '@assistant/mcp-server';
 import { RedisMcpSessionStore } from './redis-mcp-sessions';
 
 /**

@@ -2,14 +2,14 @@ import type { Principal } from '@assistant/auth';
 import type { RedisConnections } from './redis-connections';
 import { redisUnavailable } from './redis-connections';
 import {
-  type McpLimits,
   credentialOf,
   newSessionId,
   requestKey,
   type McpSession,
   type McpSessionStore,
   type RequestId,
-} from '@assistant/server/hosting';
+} from '@assistant/mcp-server';
+import { type McpLimits } from '@assistant/server-kit';
 
 /** Redis's own clock in ms, so that instances with skewed clocks agree on idle times. */
 const NOW_MS = `

@@ -1,11 +1,6 @@
 import { Logger } from '@nestjs/common';
-import {
-  type ServerConfig,
-  type Cluster,
-  type ReadinessCheck,
-  mcpLimitsOf,
-  newRunnerId,
-} from '@assistant/server/hosting';
+import { type Cluster, type ReadinessCheck, newRunnerId } from '@assistant/server/hosting';
+import { type ServerConfig, mcpLimitsOf } from '@assistant/server-kit';
 import { RedisRateLimitStore } from './redis-rate-limit.store';
 import { RedisConnections } from './redis-connections';
 import { RedisClusterBus } from './redis-cluster-bus';

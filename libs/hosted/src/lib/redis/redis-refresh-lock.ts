@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RefreshLock } from '@assistant/server/hosting';
+import type { RefreshLock } from '@assistant/server-kit';
 import { redisUnavailable, type RedisConnections } from './redis-connections';
 
 /** Deletes the lock only if this holder still holds it (it may have lapsed and been taken by another). */

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { markFailed, type Tracing } from '@assistant/server/hosting';
+import { markFailed, type Tracing } from '@assistant/server-kit';
 
 /**
  * A span around each command this connection sends inside a traced request or run (the reader's blocking XREAD

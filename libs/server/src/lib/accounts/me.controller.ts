@@ -3,10 +3,7 @@ import type { Account, UpdateAccount } from '@assistant/contracts';
 import type { UserEntity } from '@assistant/storage';
 import { CurrentPrincipal, type Principal } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
-import { STORAGE, SERVER_CONFIG } from '../ports/core-tokens';
-import type { ServerConfig } from '../config/server-config';
-import { ApiError } from '../http/api-error';
-import { Route, RouteBody } from '../routing/route.decorator';
+import { STORAGE, SERVER_CONFIG, type ServerConfig, ApiError, Route, RouteBody } from '@assistant/server-kit';
 import { ToolCatalog } from '../tools/tool-catalog';
 
 @Controller()

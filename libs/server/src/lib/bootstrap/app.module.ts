@@ -2,11 +2,15 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AuthModule } from '@assistant/auth';
 import type { ServerParts } from './server-parts';
-import type { ServerConfig } from '../config/server-config';
+import {
+  type ServerConfig,
+  ProblemFilter,
+  RoutingModule,
+  listeningUrl,
+  PublicAddress,
+} from '@assistant/server-kit';
 import { CoreModule } from './core.module';
-import { ProblemFilter } from '../http/problem.filter';
 import { AccountsModule } from '../accounts/accounts.module';
-import { RoutingModule } from '../routing/routing.module';
 import { DiscussionsModule } from '../discussions/discussions.module';
 import { MemoriesModule } from '../memories/memories.module';
 import { TokensModule } from '../tokens/tokens.module';
@@ -18,9 +22,8 @@ import { QueriesModule } from '../queries/queries.module';
 import { ClusterModule, clusterBusOf } from '../cluster/cluster.module';
 import { ToolsModule } from '../tools/tools.module';
 import { FAMILIES } from '../tools/families';
-import { listeningUrl, PublicAddress } from '../http/public-address';
 import { OAuthModule } from '../oauth/oauth.module';
-import { McpModule } from '../mcp/mcp.module';
+import { McpModule } from '@assistant/mcp-server';
 import { WebModule } from '../web/web.module';
 import { WebAppModule } from '../web/app/web-app.module';
 

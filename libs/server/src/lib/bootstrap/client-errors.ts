@@ -3,11 +3,14 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, problemOf } from '@assistant/contracts';
 import { clientAddressKey, type RateLimiter, type RateLimits } from '../rate-limit/rate-limit.hook';
-import { replyWithProblem, type ProblemAnswer } from '../http/reply-problem';
-import { problemFor } from '../http/problem.filter';
-import { prepareReply } from '../http/response-headers';
-import { newRequestId } from '../http/request-id';
-import { EVERY_RESPONSE_HEADERS } from '../http/response-headers';
+import {
+  replyWithProblem,
+  type ProblemAnswer,
+  problemFor,
+  prepareReply,
+  newRequestId,
+  EVERY_RESPONSE_HEADERS,
+} from '@assistant/server-kit';
 
 /** What Node's HTTP parser (and its deadlines) report, in the API's words. */
 function problemOfClientError(error: NodeJS.ErrnoException): ProblemAnswer {

@@ -1,8 +1,6 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { Storage } from '@assistant/storage';
-import type { ServerConfig } from '../config/server-config';
-import { PublicAddress } from '../http/public-address';
-import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
+import { type ServerConfig, PublicAddress, SERVER_CONFIG, STORAGE } from '@assistant/server-kit';
 
 /** Hands the opened storage and the validated configuration to every feature module. */
 @Global()

@@ -4,32 +4,32 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyRequest } from 'fastify';
 import { API_PREFIX, LIMITS } from '@assistant/contracts';
 import { verifiedCaller } from '@assistant/auth';
-import type { ServerConfig } from '../config/server-config';
-import { AppModule } from './app.module';
-import type { ServerParts } from './server-parts';
-import { rateLimiter, RateLimits, type VerifyBearer } from '../rate-limit/rate-limit.hook';
-import { replyWithProblem, SEND_JSON } from '../http/reply-problem';
 import {
+  type ServerConfig,
+  replyWithProblem,
+  SEND_JSON,
   lazyChildLogger,
   logRequests,
   loggerOptions,
   PinoNestLogger,
   requestLogController,
-} from '../http/logging';
-import { routesOutsideApi } from '../routing/route.decorator';
-import { tracing } from '../tracing/tracing';
-import { traceHttpRequests } from '../tracing/http-tracing.hook';
-import { requestId } from '../http/request-id';
-import { LAZY_SCHEMA_COMPILERS } from '../http/lazy-schema-compilers';
-import { listeningUrl, PublicAddress } from '../http/public-address';
-import { prepareReply } from '../http/response-headers';
-import { answerClientError, answerFrameworkError } from './client-errors';
-import {
+  routesOutsideApi,
+  tracing,
+  traceHttpRequests,
+  requestId,
+  LAZY_SCHEMA_COMPILERS,
+  listeningUrl,
+  PublicAddress,
+  prepareReply,
   exemptEventStreamsFromIdleTimeout,
   HTTP_TIMEOUTS,
   serverTimeoutOptions,
   type HttpTimeouts,
-} from '../http/http-timeouts';
+} from '@assistant/server-kit';
+import { AppModule } from './app.module';
+import type { ServerParts } from './server-parts';
+import { rateLimiter, RateLimits, type VerifyBearer } from '../rate-limit/rate-limit.hook';
+import { answerClientError, answerFrameworkError } from './client-errors';
 
 const SHUTTING_DOWN = {
   code: 'service_unavailable',

@@ -1,14 +1,17 @@
 import { OperatorError } from '@assistant/contracts';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { ServerConfig } from '../config/server-config';
+import {
+  type ServerConfig,
+  listeningUrl,
+  tracing,
+  startTracing,
+  stopTracing,
+  tracedStorage,
+  warnOnStderr,
+} from '@assistant/server-kit';
 import { createHttpApp } from './create-http-app';
 import { closeParts, type ServerParts } from './server-parts';
-import { listeningUrl } from '../http/public-address';
 import { drain } from './shutdown';
-import { tracing } from '../tracing/tracing';
-import { startTracing, stopTracing } from '../tracing/start-tracing';
-import { tracedStorage } from '../tracing/storage-tracing';
-import { warnOnStderr } from '../config/read-settings';
 
 export interface RunningServer {
   /** Where the API answers, e.g. http://127.0.0.1:7747 */

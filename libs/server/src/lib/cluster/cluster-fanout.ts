@@ -1,7 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { TokenService } from '@assistant/auth';
-import type { ClusterBus } from '../ports/cluster-bus';
-import { CLUSTER_BUS } from '../ports/cluster-tokens';
+import { type ClusterBus, CLUSTER_BUS } from '@assistant/server-kit';
 
 /**
  * Acts on revocations made by the deployment's other processes: their tokens leave this process's

@@ -1,16 +1,23 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
-import { SERVER_CONFIG } from '../ports/core-tokens';
-import type { ServerConfig } from '../config/server-config';
+import {
+  SERVER_CONFIG,
+  type ServerConfig,
+  SINGLE_PROCESS_CONFIRMATIONS,
+  mcpLimitsOf,
+  SingleProcessBus,
+  type ClusterBus,
+  MemoryRefreshLock,
+  REFRESH_LOCK,
+  CLUSTER_BUS,
+  CONFIRMATION_EXCHANGE,
+  RUN_SLOTS,
+  RUNNER_LIVENESS,
+} from '@assistant/server-kit';
 import { MemoryRunSlots } from '../queries/run-slots';
-import { SINGLE_PROCESS_CONFIRMATIONS } from '../ports/confirmation-exchange';
 import { NO_RUNNER_LIVENESS } from '../queries/runner-liveness';
-import { mcpLimitsOf } from '../config/mcp-limits';
-import { MCP_SESSIONS, MemoryMcpSessionStore } from '../mcp/mcp-sessions';
-import { SingleProcessBus, type ClusterBus } from '../ports/cluster-bus';
+import { MCP_SESSIONS, MemoryMcpSessionStore } from '@assistant/mcp-server';
 import type { Cluster } from './cluster';
-import { MemoryRefreshLock, REFRESH_LOCK } from '../ports/refresh-lock';
 import { ClusterFanout } from './cluster-fanout';
-import { CLUSTER_BUS, CONFIRMATION_EXCHANGE, RUN_SLOTS, RUNNER_LIVENESS } from '../ports/cluster-tokens';
 
 /**
  * Hands the deployment's shared pieces (Cluster) to the feature modules, or the single-process ones when it has

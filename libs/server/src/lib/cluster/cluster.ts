@@ -1,9 +1,7 @@
-import type { ClusterBus } from '../ports/cluster-bus';
+import type { ClusterBus, ConfirmationExchange, RefreshLock } from '@assistant/server-kit';
 import type { RunSlots } from '../queries/run-slots';
-import type { ConfirmationExchange } from '../ports/confirmation-exchange';
 import type { RunnerLiveness } from '../queries/runner-liveness';
-import type { McpSessionStore } from '../mcp/mcp-sessions';
-import type { RefreshLock } from '../ports/refresh-lock';
+import type { McpSessionStore } from '@assistant/mcp-server';
 
 /**
  * What the processes of a deployment share beyond the database, rate limits and query events: the

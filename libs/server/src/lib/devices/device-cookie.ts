@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { appendSetCookie, readCookie } from '../sessions/session-cookie';
+import { appendSetCookie, readCookie } from '@assistant/server-kit';
 
 /**
  * The cookie a paired browser (a phone that claimed a pairing code in the web app) keeps its device token in.

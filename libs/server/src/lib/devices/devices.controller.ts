@@ -1,8 +1,7 @@
 import { Controller, Param } from '@nestjs/common';
 import type { Device, ListEnvelope, PageQuery } from '@assistant/contracts';
 import { CurrentPrincipal, TokenService, type Principal } from '@assistant/auth';
-import { Route, RouteQuery } from '../routing/route.decorator';
-import { ApiError } from '../http/api-error';
+import { Route, RouteQuery, ApiError } from '@assistant/server-kit';
 import { presentDevice } from './device.presenter';
 
 /** Paired devices are the account's device tokens; revoking one goes through TokenService, which forgets it at once. */

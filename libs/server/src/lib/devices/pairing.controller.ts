@@ -1,7 +1,7 @@
 import { Controller, Param } from '@nestjs/common';
 import type { ClaimedDevice, ClaimPairingCode, CreatedPairingCode, Pairing } from '@assistant/contracts';
 import { CurrentPrincipal, type Principal } from '@assistant/auth';
-import { Route, RouteBody } from '../routing/route.decorator';
+import { Route, RouteBody } from '@assistant/server-kit';
 import { presentDevice } from './device.presenter';
 import { PairingService } from './pairing.service';
 

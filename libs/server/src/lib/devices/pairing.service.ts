@@ -10,8 +10,7 @@ import {
   type Principal,
 } from '@assistant/auth';
 import type { PairingCodeEntity, Storage, TokenEntity } from '@assistant/storage';
-import { STORAGE } from '../ports/core-tokens';
-import { ApiError } from '../http/api-error';
+import { STORAGE, ApiError } from '@assistant/server-kit';
 
 /** How long a pairing code can be claimed (SPEC §3). */
 export const PAIRING_CODE_LIFETIME_MS = 10 * 60_000;

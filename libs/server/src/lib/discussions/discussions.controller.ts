@@ -6,7 +6,7 @@ import type {
   UpdateDiscussion,
 } from '@assistant/contracts';
 import { CurrentPrincipal, type Principal } from '@assistant/auth';
-import { Route, RouteBody, RouteQuery } from '../routing/route.decorator';
+import { Route, RouteBody, RouteQuery } from '@assistant/server-kit';
 import { DiscussionsService } from './discussions.service';
 
 @Controller()

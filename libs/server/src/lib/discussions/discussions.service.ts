@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Discussion, ListEnvelope, Message, PageQuery, SearchablePageQuery } from '@assistant/contracts';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../ports/core-tokens';
-import { ApiError } from '../http/api-error';
+import { STORAGE, ApiError } from '@assistant/server-kit';
 import { QueriesService } from '../queries/queries.service';
 import { presentDiscussion, presentMessage } from './discussion.presenter';
 

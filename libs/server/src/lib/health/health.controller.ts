@@ -1,9 +1,7 @@
 import { Controller, Inject, Logger } from '@nestjs/common';
 import type { Health, Readiness as ReadinessBody } from '@assistant/contracts';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../ports/core-tokens';
-import { Route } from '../routing/route.decorator';
-import { ApiError } from '../http/api-error';
+import { STORAGE, Route, ApiError } from '@assistant/server-kit';
 import { Readiness } from './readiness';
 
 /**

@@ -1,6 +1,6 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../ports/core-tokens';
+import { STORAGE } from '@assistant/server-kit';
 import { HealthController } from './health.controller';
 import { databaseCheck, migrationsCheck, Readiness, type ReadinessCheck } from './readiness';
 

@@ -1,7 +1,7 @@
 import { Controller, Param } from '@nestjs/common';
 import type { CreateMemory, SearchablePageQuery, UpdateMemory } from '@assistant/contracts';
 import { CurrentPrincipal, type Principal } from '@assistant/auth';
-import { Route, RouteBody, RouteQuery } from '../routing/route.decorator';
+import { Route, RouteBody, RouteQuery } from '@assistant/server-kit';
 import { MemoriesService } from './memories.service';
 
 @Controller()

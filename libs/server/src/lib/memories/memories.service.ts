@@ -7,8 +7,7 @@ import type {
   UpdateMemory,
 } from '@assistant/contracts';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../ports/core-tokens';
-import { ApiError } from '../http/api-error';
+import { STORAGE, ApiError } from '@assistant/server-kit';
 import { presentMemory } from './memory.presenter';
 
 @Injectable()

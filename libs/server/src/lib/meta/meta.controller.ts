@@ -1,6 +1,6 @@
 import { Controller, Header } from '@nestjs/common';
 import { buildOpenApiDocument } from '@assistant/contracts';
-import { Route } from '../routing/route.decorator';
+import { Route } from '@assistant/server-kit';
 
 @Controller()
 export class OpenApiController {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Histogram } from 'prom-client';
 import type { ServerMetrics } from './server-metrics';
-import { isEventStreamRoute as isEventStream } from '../http/event-stream-routes';
+import { isEventStreamRoute as isEventStream } from '@assistant/server-kit';
 
 /** A request no route matched (404, 405): one label value, not one per URL. */
 const UNMATCHED = 'unmatched';

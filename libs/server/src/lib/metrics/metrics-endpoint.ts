@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OperatorError } from '@assistant/contracts';
-import { listeningUrl } from '../http/public-address';
+import { listeningUrl } from '@assistant/server-kit';
 import type { ServerMetrics } from './server-metrics';
 
 /**

@@ -10,8 +10,7 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { SERVER_CONFIG } from '../ports/core-tokens';
-import type { ServerConfig } from '../config/server-config';
+import { SERVER_CONFIG, type ServerConfig } from '@assistant/server-kit';
 import { NO_RUN_OBSERVER, RUN_OBSERVER } from '../queries/run-observer';
 import { recordHttpMetrics } from './http-metrics.hook';
 import { MetricsEndpoint } from './metrics-endpoint';

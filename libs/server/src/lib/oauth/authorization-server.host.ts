@@ -4,15 +4,18 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { TokenService } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
-import type { ServerConfig } from '../config/server-config';
-import { PublicAddress } from '../http/public-address';
+import {
+  SERVER_CONFIG,
+  STORAGE,
+  type ServerConfig,
+  PublicAddress,
+  WebSessions,
+  ProviderSessions,
+} from '@assistant/server-kit';
 import { secretsKeyOf } from '../tools/secret-box';
-import { WebSessions } from '../sessions/web-sessions';
 import { createAuthorizationServer, providerCallback, type Provider } from './authorization-server';
 import { isAuthorizationRequest, isProviderRequest } from './provider-routes';
 import { handedOverAtPublicAddress, providerResponse } from './provider-request';
-import { ProviderSessions } from '../sessions/provider-sessions';
 
 /** Purges expired codes, tokens and interactions this often. */
 const PURGE_EVERY_MS = 60 * 60_000;

@@ -4,13 +4,16 @@ import { ALL_SCOPES, FIRST_PARTY_ONLY_SCOPES, problemOf, type Scope } from '@ass
 import type { Storage } from '@assistant/storage';
 import type { TokenService } from '@assistant/auth';
 import { addressPolicy } from '@assistant/tool-kit';
-import type { PublicAddress } from '../http/public-address';
+import {
+  type PublicAddress,
+  PROVIDER_INTERACTION_COOKIE,
+  PROVIDER_SESSION_COOKIE,
+} from '@assistant/server-kit';
 import { storageAdapter } from './storage-adapter';
 import { clientMetadataRefusal } from './client-metadata';
 import { CLIENT_DOCUMENT_LIMITS, clientDocumentFetch } from './client-document-fetch';
 import { OAUTH_ROUTES } from './provider-routes';
 import { renderProviderError } from './provider-pages';
-import { PROVIDER_INTERACTION_COOKIE, PROVIDER_SESSION_COOKIE } from '../sessions/provider-sessions';
 
 // oidc-provider is ESM-only: its types come in through `import type`, the module through `import()`.
 type OidcModule = typeof import('oidc-provider', { with: { 'resolution-mode': 'import' } });

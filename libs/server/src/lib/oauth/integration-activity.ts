@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ENDPOINTS, routePattern, type Scope } from '@assistant/contracts';
 import type { Principal } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../ports/core-tokens';
+import { STORAGE } from '@assistant/server-kit';
 
 /** The same thing by the same application is noted once a minute at most: the profile shows what, not how often. */
 const SAME_ENTRY_MS = 60_000;

@@ -1,6 +1,6 @@
 import { Controller, Param } from '@nestjs/common';
 import { CurrentPrincipal, type Principal } from '@assistant/auth';
-import { Route } from '../routing/route.decorator';
+import { Route } from '@assistant/server-kit';
 import { IntegrationsService } from './integrations.service';
 
 /** Third-party applications granted access (SPEC §3 `/integrations`). */

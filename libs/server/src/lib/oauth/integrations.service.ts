@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { isScope, type Integration } from '@assistant/contracts';
 import { TokenService } from '@assistant/auth';
 import type { OAuthRecord, Storage } from '@assistant/storage';
-import { STORAGE } from '../ports/core-tokens';
-import { ApiError } from '../http/api-error';
+import { STORAGE, ApiError } from '@assistant/server-kit';
 
 /** How many of an application's latest calls the account sees. */
 const RECENT_ACTIVITY = 10;

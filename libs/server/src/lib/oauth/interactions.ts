@@ -3,18 +3,22 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SCOPE_DESCRIPTIONS, isScope, type Scope } from '@assistant/contracts';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../ports/core-tokens';
-import { WebSessions } from '../sessions/web-sessions';
-import { html, renderPage } from '../pages/page';
-import { CSRF_FIELD, formText } from '../pages/forms';
-import { csrfField } from '../pages/page-parts';
-import { PublicAddress } from '../http/public-address';
+import {
+  STORAGE,
+  WebSessions,
+  html,
+  renderPage,
+  CSRF_FIELD,
+  formText,
+  csrfField,
+  PublicAddress,
+  PROVIDER_INTERACTION_COOKIE,
+  readCookie,
+} from '@assistant/server-kit';
 import { AuthorizationServerHost } from './authorization-server.host';
 import { DELEGABLE_SCOPES, INTERACTION_PATH } from './authorization-server';
 import { OAUTH_ROUTES } from './provider-routes';
 import { viewedAtPublicAddress, providerResponse } from './provider-request';
-import { PROVIDER_INTERACTION_COOKIE } from '../sessions/provider-sessions';
-import { readCookie } from '../sessions/session-cookie';
 
 interface ConsentDetails {
   missingResourceScopes?: Record<string, string[]>;

@@ -4,7 +4,7 @@ import { Interactions } from './interactions';
 import { IntegrationActivity } from './integration-activity';
 import { IntegrationsController } from './integrations.controller';
 import { IntegrationsService } from './integrations.service';
-import { ProviderSessions } from '../sessions/provider-sessions';
+import { ProviderSessions } from '@assistant/server-kit';
 import { ResourceMetadataController } from './resource-metadata.controller';
 
 /**

@@ -1,4 +1,4 @@
-import { html, pageDocument, PAGE_HEADERS } from '../pages/page';
+import { html, pageDocument, PAGE_HEADERS } from '@assistant/server-kit';
 
 /** The part of a Koa context the provider's `renderError` is given that the page needs. */
 interface ErrorPageContext {

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { PublicAddress } from '../http/public-address';
-import { PAGE_HEADERS } from '../pages/page';
+import { type PublicAddress, PAGE_HEADERS } from '@assistant/server-kit';
 
 /**
  * How the provider must see a request: as it reached this server's public address (`ASSISTANT_PUBLIC_URL`, or

@@ -1,7 +1,6 @@
 import { Controller, Header } from '@nestjs/common';
 import type { ProtectedResourceMetadata } from '@assistant/contracts';
-import { PublicAddress } from '../http/public-address';
-import { Route } from '../routing/route.decorator';
+import { PublicAddress, Route } from '@assistant/server-kit';
 import { DELEGABLE_SCOPES } from './authorization-server';
 
 /** RFC 9728: this API as a protected resource, pointing clients to its authorization server. */

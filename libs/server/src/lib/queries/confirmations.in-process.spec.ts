@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { ALL_SCOPES, type Query, type QueryEvent, type Scope } from '@assistant/contracts';
 import { defineFamily, defineTool, type ToolFamily } from '@assistant/tool-kit';
 import { createAccount } from '../accounts/create-account';
-import { PublicAddress } from '../http/public-address';
+import { PublicAddress } from '@assistant/server-kit';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
 
 /** A lamp the built-in model can switch ("turn on the lamp"): a side effect, so it must be confirmed. */

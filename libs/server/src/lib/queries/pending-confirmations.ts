@@ -3,7 +3,7 @@ import {
   SINGLE_PROCESS_CONFIRMATIONS,
   type AnswerResult,
   type ConfirmationExchange,
-} from '../ports/confirmation-exchange';
+} from '@assistant/server-kit';
 
 /** How long an answered call is remembered, so that a second answer is a 409 rather than a 404. */
 const ANSWERED_KEPT_MS = 15 * 60_000;

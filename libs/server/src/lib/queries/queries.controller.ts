@@ -2,8 +2,7 @@ import { Controller, Headers, Param, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Confirmation, CreateQuery, Query as QueryResource } from '@assistant/contracts';
 import { CurrentPrincipal, type Principal } from '@assistant/auth';
-import { Route, RouteBody, RouteQuery } from '../routing/route.decorator';
-import { ApiError } from '../http/api-error';
+import { Route, RouteBody, RouteQuery, ApiError } from '@assistant/server-kit';
 import { QueriesService } from './queries.service';
 import { QueryStreamer } from './query-streamer';
 

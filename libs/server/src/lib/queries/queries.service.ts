@@ -10,20 +10,24 @@ import { ModelCatalog, runQuery, toolCallsOf } from '@assistant/agent-core';
 import { familyInstructions, type ToolFamily } from '@assistant/tool-kit';
 import { AuthError, type Principal } from '@assistant/auth';
 import { newId, type Storage } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
-import type { ServerConfig } from '../config/server-config';
-import { ApiError } from '../http/api-error';
+import {
+  SERVER_CONFIG,
+  STORAGE,
+  type ServerConfig,
+  ApiError,
+  type ConfirmationExchange,
+  CONFIRMATION_EXCHANGE,
+  RUN_SLOTS,
+  traceQueryRun,
+} from '@assistant/server-kit';
 import { QUERY_EVENT_LOG } from './query-event-log.provider';
 import { TOOL_FAMILIES, ToolCatalog } from '../tools/tool-catalog';
 import { PendingConfirmations } from './pending-confirmations';
 import { QuestionWrites } from './question-writes';
 import type { ReleaseRunSlot, RunSlots } from './run-slots';
-import type { ConfirmationExchange } from '../ports/confirmation-exchange';
-import { CONFIRMATION_EXCHANGE, RUN_SLOTS } from '../ports/cluster-tokens';
 import type { QueryEventLog, QueryRecord } from './query-event-log';
 import { NO_RUN_OBSERVER, RUN_OBSERVER, type RunObserver } from './run-observer';
 import { mayUseQuery, queryOwnerOf } from './query-owner';
-import { traceQueryRun } from '../tracing/run-tracing';
 
 /** How much of a discussion the model sees, and how many memories are recalled into its context. */
 const HISTORY_MESSAGES = 40;

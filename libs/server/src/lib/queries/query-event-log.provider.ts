@@ -1,6 +1,6 @@
 import { Logger, type Provider } from '@nestjs/common';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../ports/core-tokens';
+import { STORAGE } from '@assistant/server-kit';
 import { DurableQueryEventLog } from './durable-query-event-log';
 import type { QueryEventLog } from './query-event-log';
 

@@ -1,7 +1,7 @@
 import type { QueryEvent } from '@assistant/contracts';
 import { newId, type Storage } from '@assistant/storage';
 import { openTestStorage } from '@assistant/storage/testing';
-import type { ServerConfig } from '../config/server-config';
+import type { ServerConfig } from '@assistant/server-kit';
 import { QueryRecovery } from './query-recovery';
 import { MemoryQueryEventLog, type QueryEventLog } from './query-event-log';
 import { NO_RUNNER_LIVENESS, type RunnerLiveness } from './runner-liveness';

@@ -7,9 +7,7 @@ import {
 } from '@nestjs/common';
 import { isTerminalEvent, type QueryEvent } from '@assistant/contracts';
 import type { Storage, StoredQuery } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
-import type { ServerConfig } from '../config/server-config';
-import { RUNNER_LIVENESS } from '../ports/cluster-tokens';
+import { SERVER_CONFIG, STORAGE, type ServerConfig, RUNNER_LIVENESS } from '@assistant/server-kit';
 import { QUERY_LIVE_EVENT_LOG, QUERY_RUNNER_ID } from './query-event-log.provider';
 import { endStatusOf, type QueryEventLog } from './query-event-log';
 import { interruptedCalls } from './interrupted-calls';

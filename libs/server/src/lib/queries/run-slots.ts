@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error';
+import { ApiError } from '@assistant/server-kit';
 
 /** Gives a run slot back; calling it again does nothing. */
 export type ReleaseRunSlot = () => void;

@@ -12,7 +12,7 @@ import { connect, type Socket } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { QueryEvent, QueryEventBody } from '@assistant/contracts';
-import type { ServerConfig } from '../config/server-config';
+import type { ServerConfig } from '@assistant/server-kit';
 import { MemoryQueryEventLog } from './query-event-log';
 import { QueryStreamer } from './query-streamer';
 import { frameOf, STREAM_BACKLOG_BYTES } from './sse-stream';

@@ -2,9 +2,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ENDPOINTS, RATE_LIMIT_HEADERS, routePattern, type RateLimitResource } from '@assistant/contracts';
 import type { Principal } from '@assistant/auth';
 import type { RateLimitStore } from './rate-limit.store';
-import type { RateLimitConfig } from '../config/server-config';
-import { replyWithProblem, type ProblemAnswer } from '../http/reply-problem';
-import { CREDENTIAL_PAGE_ROUTES } from '../pages/page-route';
+import {
+  type RateLimitConfig,
+  replyWithProblem,
+  type ProblemAnswer,
+  CREDENTIAL_PAGE_ROUTES,
+} from '@assistant/server-kit';
 import { isClientRegistration, isProviderRequest } from '../oauth/provider-routes';
 
 /**

@@ -2,10 +2,17 @@ import { mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { OperatorError } from '@assistant/contracts';
 import { sqliteFileIn, type DatabaseConfig } from '@assistant/storage';
-import { openStorageFor } from '../config/open-storage';
-import { deploymentConfig, type ServerConfig } from '../config/server-config';
-import { SELF_HOST_SETTINGS, type SelfHostFlags } from '../config/settings';
-import { readSettings, unknownSettingWarnings, warnOnStderr } from '../config/read-settings';
+import {
+  openStorageFor,
+  deploymentConfig,
+  type ServerConfig,
+  SELF_HOST_SETTINGS,
+  type SelfHostFlags,
+  readSettings,
+  unknownSettingWarnings,
+  warnOnStderr,
+  terminalLogDestination,
+} from '@assistant/server-kit';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
 import { MemoryQueryEventLog } from '../queries/query-event-log';
 import { listen, type RunningServer } from '../bootstrap/running-server';
@@ -16,7 +23,6 @@ import { ensureOwner } from './owner-account';
 import { createAccount, parseScopeList, type CreatedAccount } from '../accounts/create-account';
 import { issueSignInLink } from '../web/sign-in-links';
 import { CustomTools } from '../tools/custom/custom-tools';
-import { terminalLogDestination } from '../http/logging';
 import { refuseUnknownDatabase, rememberDatabase, rememberedDatabase } from './remembered-database';
 
 /** The flags of `assistant serve`: `model` is the default model, and so on (config/settings.ts). */

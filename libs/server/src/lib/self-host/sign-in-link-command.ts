@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { OperatorError } from '@assistant/contracts';
 import type { Storage } from '@assistant/storage';
 import { credentialsFileIn, readCredentials } from '@assistant/client/local';
-import { openStorageFor } from '../config/open-storage';
+import { openStorageFor } from '@assistant/server-kit';
 import { normalEmail } from '../web/password-accounts';
 import { issueSignInLink } from '../web/sign-in-links';
 import { dataDirInUse } from './data-dir-lock';

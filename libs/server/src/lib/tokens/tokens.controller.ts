@@ -1,8 +1,7 @@
 import { Controller, Param } from '@nestjs/common';
 import type { CreatedToken, CreateToken, ListEnvelope, PageQuery, PersonalToken } from '@assistant/contracts';
 import { CurrentPrincipal, TokenService, type Principal } from '@assistant/auth';
-import { Route, RouteBody, RouteQuery } from '../routing/route.decorator';
-import { ApiError } from '../http/api-error';
+import { Route, RouteBody, RouteQuery, ApiError } from '@assistant/server-kit';
 import { TokensService } from './tokens.service';
 import { presentToken } from './token.presenter';
 

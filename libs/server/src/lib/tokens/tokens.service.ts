@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CreateToken } from '@assistant/contracts';
 import { storedTokenIdOf, TokenService, type IssuedToken, type Principal } from '@assistant/auth';
-import { ApiError } from '../http/api-error';
+import { ApiError } from '@assistant/server-kit';
 
 /**
  * Personal tokens minted over the API by another token (`POST /tokens`). A minted token can hand on what its

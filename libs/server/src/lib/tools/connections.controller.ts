@@ -1,7 +1,7 @@
 import { Controller, Param } from '@nestjs/common';
 import type { CreateConnection, UpdateConnection } from '@assistant/contracts';
 import { CurrentPrincipal, type Principal } from '@assistant/auth';
-import { Route, RouteBody } from '../routing/route.decorator';
+import { Route, RouteBody } from '@assistant/server-kit';
 import { ConnectionsService } from './connections.service';
 
 @Controller()

@@ -10,9 +10,7 @@ import {
   type ToolFamily,
 } from '@assistant/tool-kit';
 import { connectionNameTaken, type Storage, type StoredConnection } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
-import type { ServerConfig } from '../config/server-config';
-import { ApiError } from '../http/api-error';
+import { SERVER_CONFIG, STORAGE, type ServerConfig, ApiError } from '@assistant/server-kit';
 import { TOOL_FAMILIES, ToolCatalog } from './tool-catalog';
 import { presentConnection, presentDefaultConnection } from './connection.presenter';
 import { SecretBox } from './secret-box';

@@ -7,7 +7,7 @@ import {
 } from '@assistant/tool-kit';
 import { imapOAuthProvider } from '@assistant/tools-email';
 import { caldavOAuthProvider, graphProvider } from '@assistant/tools-calendar';
-import type { OAuthClientName, ServerConfig } from '../config/server-config';
+import type { OAuthClientName, ServerConfig } from '@assistant/server-kit';
 
 /** The OAuth clients this server knows, by the name stored with their connections. */
 const DEFINITIONS: Record<OAuthClientName, OAuthClientDefinition> = {

@@ -11,14 +11,19 @@ import {
   type GrantedTokens,
 } from '@assistant/tool-kit';
 import type { Storage, StoredConnection } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
-import type { OAuthClientName, ServerConfig } from '../config/server-config';
-import { PublicAddress } from '../http/public-address';
-import { PAGE_PATHS } from '../pages/page-route';
+import {
+  SERVER_CONFIG,
+  STORAGE,
+  type OAuthClientName,
+  type ServerConfig,
+  PublicAddress,
+  PAGE_PATHS,
+  REFRESH_LOCK,
+  type RefreshLock,
+} from '@assistant/server-kit';
 import { SecretBox } from './secret-box';
 import type { ActiveConnection } from './connection-source';
 import { configuredOAuthClients, type ConfiguredOAuthClient } from './oauth-clients';
-import { REFRESH_LOCK, type RefreshLock } from '../ports/refresh-lock';
 
 /** How long a started connection may take to come back from the provider. */
 export const PENDING_LIFETIME_MS = 10 * 60_000;

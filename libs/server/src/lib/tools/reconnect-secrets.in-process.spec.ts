@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { Connection, Scope } from '@assistant/contracts';
-import { PublicAddress } from '../http/public-address';
+import { PublicAddress } from '@assistant/server-kit';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
 import { SecretBox } from './secret-box';
 

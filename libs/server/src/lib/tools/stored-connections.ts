@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../ports/core-tokens';
+import { STORAGE } from '@assistant/server-kit';
 import type { ActiveConnection, ConnectionSource } from './connection-source';
 import { SecretBox } from './secret-box';
 

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { defineFamily, defineTool, type ToolFamily } from '@assistant/tool-kit';
 import type { Storage } from '@assistant/storage';
-import type { ServerConfig } from '../config/server-config';
+import type { ServerConfig, ClusterBus } from '@assistant/server-kit';
 import type { ActiveConnection } from './connection-source';
 import { DriverPool } from './driver-pool';
 import { ToolCatalog } from './tool-catalog';
-import type { ClusterBus } from '../ports/cluster-bus';
 
 /** A home family with a counting provider: how often the catalogue opens and closes its drivers. */
 function countingHome() {

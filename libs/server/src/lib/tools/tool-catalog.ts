@@ -17,15 +17,19 @@ import {
 } from '@assistant/tool-kit';
 import type { MemoryDriver } from '@assistant/tools-memory';
 import type { Storage } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
-import type { ServerConfig } from '../config/server-config';
-import { ApiError } from '../http/api-error';
+import {
+  SERVER_CONFIG,
+  STORAGE,
+  type ServerConfig,
+  ApiError,
+  CLUSTER_BUS,
+  type ClusterBus,
+  type RunTools,
+  type ToolCatalogue,
+} from '@assistant/server-kit';
 import { CONNECTION_SOURCE, type ActiveConnection, type ConnectionSource } from './connection-source';
 import { DriverPool } from './driver-pool';
 import { AccountToolsCache } from './account-tools-cache';
-import { CLUSTER_BUS } from '../ports/cluster-tokens';
-import type { ClusterBus } from '../ports/cluster-bus';
-import type { RunTools, ToolCatalogue } from '../ports/tool-catalogue';
 import { OAuthConnections } from './oauth-connections.service';
 import { OAUTH_PROVIDERS } from './oauth-clients';
 

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import type { ToolInfo } from '@assistant/contracts';
 import { CurrentPrincipal, type Principal } from '@assistant/auth';
-import { Route } from '../routing/route.decorator';
+import { Route } from '@assistant/server-kit';
 import { ToolCatalog } from './tool-catalog';
 
 @Controller()

@@ -1,14 +1,12 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { ToolFamily } from '@assistant/tool-kit';
-import { SERVER_CONFIG } from '../ports/core-tokens';
-import type { ServerConfig } from '../config/server-config';
+import { SERVER_CONFIG, type ServerConfig, TOOL_CATALOGUE } from '@assistant/server-kit';
 import { ConnectionsController } from './connections.controller';
 import { ConnectionsService } from './connections.service';
 import { SecretBox, secretsKeyOf } from './secret-box';
 import { StoredConnections } from './stored-connections';
 import { CONNECTION_SOURCE } from './connection-source';
 import { TOOL_FAMILIES, ToolCatalog } from './tool-catalog';
-import { TOOL_CATALOGUE } from '../ports/tool-catalogue';
 import { ToolsController } from './tools.controller';
 import { CUSTOM_TOOL_IMPORTER, CustomTools } from './custom/custom-tools';
 import { importFresh, type ModuleImporter } from './custom/custom-tools-folder';

@@ -1,10 +1,14 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { CSRF_FIELD, formText } from '../pages/forms';
-import { servePages } from '../pages/serve-pages';
-import { STYLESHEET, STYLESHEET_PATH } from '../pages/stylesheet';
-import { WebSessions } from '../sessions/web-sessions';
+import {
+  CSRF_FIELD,
+  formText,
+  servePages,
+  STYLESHEET,
+  STYLESHEET_PATH,
+  WebSessions,
+} from '@assistant/server-kit';
 import { SignInPages } from './sign-in.pages';
 import { ProfilePages } from './profile/profile.pages';
 import { PasswordPages } from './password.pages';

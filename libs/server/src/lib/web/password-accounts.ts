@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../ports/core-tokens';
+import { STORAGE } from '@assistant/server-kit';
 import {
   hashPassword,
   MAX_PASSWORD_LENGTH,

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { SERVER_CONFIG } from '../ports/core-tokens';
-import type { ServerConfig } from '../config/server-config';
+import { SERVER_CONFIG, type ServerConfig } from '@assistant/server-kit';
 import { PASSWORD_LINK_LIFETIMES_MS } from './password-links';
 
 /**

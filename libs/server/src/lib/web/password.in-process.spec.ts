@@ -13,7 +13,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
 import { PageClient } from '../../testing/page-client';
 import { createAccount } from '../accounts/create-account';
-import type { ServerConfig } from '../config/server-config';
+import type { ServerConfig } from '@assistant/server-kit';
 import { issuePasswordLink } from './password-links';
 import { LINK_MAILED, PASSWORD_MAILS_PER_ADDRESS } from './password.pages';
 import { hashPassword } from './passwords';

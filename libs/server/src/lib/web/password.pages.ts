@@ -2,15 +2,23 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
-import type { ServerConfig } from '../config/server-config';
-import { PublicAddress } from '../http/public-address';
-import { formText } from '../pages/forms';
-import { html, renderPage, type Html } from '../pages/page';
-import { csrfField, messagePage, notFoundPage } from '../pages/page-parts';
-import { PAGE_PATHS, type PageRoute } from '../pages/page-route';
-import { whenSignedIn } from '../pages/signed-in';
-import { WebSessions } from '../sessions/web-sessions';
+import {
+  SERVER_CONFIG,
+  STORAGE,
+  type ServerConfig,
+  PublicAddress,
+  formText,
+  html,
+  renderPage,
+  type Html,
+  csrfField,
+  messagePage,
+  notFoundPage,
+  PAGE_PATHS,
+  type PageRoute,
+  whenSignedIn,
+  WebSessions,
+} from '@assistant/server-kit';
 import { normalEmail, signUpProblems } from './password-accounts';
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
 import {

@@ -1,19 +1,28 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Storage } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
-import type { ServerConfig } from '../config/server-config';
-import { formText } from '../pages/forms';
-import { html, renderPage, type Html } from '../pages/page';
-import { csrfField, messagePage, notFoundPage } from '../pages/page-parts';
-import { PAGE_PATHS, type PageRoute } from '../pages/page-route';
+import {
+  SERVER_CONFIG,
+  STORAGE,
+  type ServerConfig,
+  formText,
+  html,
+  renderPage,
+  type Html,
+  csrfField,
+  messagePage,
+  notFoundPage,
+  PAGE_PATHS,
+  type PageRoute,
+  WebSessions,
+  rememberReturnTo,
+  takeReturnTo,
+} from '@assistant/server-kit';
 import { LOCKOUT_WINDOW_MS, PasswordAccounts, type FieldProblem } from './password-accounts';
 import { PasswordPages } from './password.pages';
 import { MIN_PASSWORD_LENGTH } from './passwords';
 import { AFTER_SIGN_IN, safeReturnTo } from './return-to';
 import { SIGN_IN_LINK_LIFETIME_MS, useSignInLink } from './sign-in-links';
-import { WebSessions } from '../sessions/web-sessions';
-import { rememberReturnTo, takeReturnTo } from '../sessions/return-to-cookie';
 
 interface SignInForm {
   email: string;

@@ -9,7 +9,7 @@ import { OAuthConnectPages } from './profile/oauth-connect.pages';
 import { IntegrationsSection } from './profile/integrations-section';
 import { ProfilePages } from './profile/profile.pages';
 import { SignInPages } from './sign-in.pages';
-import { WebSessions } from '../sessions/web-sessions';
+import { WebSessions } from '@assistant/server-kit';
 
 /**
  * The pages outside /api/v1: sign-up and sign-in (hosted), the one-time sign-in link (self-hosted), sign-out and

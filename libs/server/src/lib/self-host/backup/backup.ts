@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { snapshotSqlite } from '@assistant/storage';
-import { serverPackageVersion } from '../../mcp/server-version';
+import { serverPackageVersion } from '@assistant/server-kit';
 import { selfHostConfig } from '../self-host';
 import { ARCHIVE, entryPlace } from './archive-layout';
 import { BackupError, POSTGRES_BACKUP_REFUSAL } from './backup-error';

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { serverPackageVersion } from '../../mcp/server-version';
+import { serverPackageVersion } from '@assistant/server-kit';
 import { dataDirInUse, DATA_DIR_LOCK_FILES, lockDataDir } from '../data-dir-lock';
 import { defaultToolsDir, selfHostConfig } from '../self-host';
 import { ARCHIVE, entryPlace } from './archive-layout';

@@ -2,7 +2,7 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { callTool } from '@assistant/tool-kit';
 import type { Storage } from '@assistant/storage';
-import type { ServerConfig } from '../../config/server-config';
+import type { ServerConfig } from '@assistant/server-kit';
 import { ToolCatalog } from '../tool-catalog';
 import { importWithNode, makeToolsFolder, toolModule, type ToolsFolder } from '../../../testing/custom-tools';
 import { CustomToolsFolder, type SkippedModule } from './custom-tools-folder';

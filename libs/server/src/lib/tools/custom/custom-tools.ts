@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { ToolFamily } from '@assistant/tool-kit';
-import { SERVER_CONFIG } from '../../ports/core-tokens';
-import type { ServerConfig } from '../../config/server-config';
+import { SERVER_CONFIG, type ServerConfig } from '@assistant/server-kit';
 import { CustomToolsFolder, type ModuleImporter } from './custom-tools-folder';
 import { customFamily } from './custom-family';
 

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { html, markup, PAGE_HEADERS, type Html } from '../../pages/page';
+import { html, markup, PAGE_HEADERS, type Html } from '@assistant/server-kit';
 import { APP_ASSETS } from './app-assets';
 
 /**

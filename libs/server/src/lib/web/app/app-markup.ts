@@ -1,6 +1,4 @@
-import { html, type Html } from '../../pages/page';
-import { csrfField } from '../../pages/page-parts';
-import { PAGE_PATHS } from '../../pages/page-route';
+import { html, type Html, csrfField, PAGE_PATHS } from '@assistant/server-kit';
 
 /**
  * The markup of the app's screens. Everything here is fixed text; what the account holds (discussions, answers,

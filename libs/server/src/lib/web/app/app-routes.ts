@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { servePages } from '../../pages/serve-pages';
+import { servePages } from '@assistant/server-kit';
 import { serveAppAssets } from './app-assets';
 import { AppPages } from './app.pages';
 

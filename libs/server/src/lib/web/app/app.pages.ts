@@ -2,11 +2,16 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError } from '@assistant/contracts';
 import { TokenService, type Principal } from '@assistant/auth';
-import { formText, CSRF_FIELD } from '../../pages/forms';
-import { html, type Html } from '../../pages/page';
-import { csrfField } from '../../pages/page-parts';
-import { PAGE_PATHS, type PageRoute } from '../../pages/page-route';
-import { WebSessions } from '../../sessions/web-sessions';
+import {
+  formText,
+  CSRF_FIELD,
+  html,
+  type Html,
+  csrfField,
+  PAGE_PATHS,
+  type PageRoute,
+  WebSessions,
+} from '@assistant/server-kit';
 import { PairingService } from '../../devices/pairing.service';
 import { deviceCsrfToken, readDeviceToken, setDeviceCookie } from '../../devices/device-cookie';
 import { renderAppPage } from './app-document';

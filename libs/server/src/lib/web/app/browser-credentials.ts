@@ -4,8 +4,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ALL_SCOPES, API_PREFIX, type Scope } from '@assistant/contracts';
 import { admitPrincipal, type Principal } from '@assistant/auth';
-import { WebSessions } from '../../sessions/web-sessions';
-import { readCookie, sessionCookieName } from '../../sessions/session-cookie';
+import { WebSessions, readCookie, sessionCookieName } from '@assistant/server-kit';
 import { deviceCsrfToken, readDeviceToken } from '../../devices/device-cookie';
 
 /** The header the web app's script sends its CSRF token in, on every call to /api/v1. */

@@ -1,7 +1,6 @@
 import type { FieldError } from '@assistant/contracts';
 import type { ConnectionField, FormValues } from '@assistant/tool-kit';
-import { html, type Html } from '../../pages/page';
-import { csrfField } from '../../pages/page-parts';
+import { html, type Html, csrfField } from '@assistant/server-kit';
 
 /**
  * A connection's form, drawn from its provider's fields (`connectionFields`: its settings and secrets schemas):

@@ -4,12 +4,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError, type Connection } from '@assistant/contracts';
 import { connectionFields, readConnectionForm, type ProviderDefinition } from '@assistant/tool-kit';
 import { ConnectionsService } from '../../tools/connections.service';
-import { formText } from '../../pages/forms';
-import { html, renderPage } from '../../pages/page';
-import { notFoundPage } from '../../pages/page-parts';
-import { PAGE_PATHS, paramOf, type PageRoute } from '../../pages/page-route';
-import { whenSignedIn } from '../../pages/signed-in';
-import { WebSessions } from '../../sessions/web-sessions';
+import {
+  formText,
+  html,
+  renderPage,
+  notFoundPage,
+  PAGE_PATHS,
+  paramOf,
+  type PageRoute,
+  whenSignedIn,
+  WebSessions,
+} from '@assistant/server-kit';
 import { connectionForm, fieldInputName, type FormOutcome } from './connection-form';
 import { createConnectionPath } from './connections-section';
 import { pathWithId } from './profile-sections';

@@ -1,7 +1,5 @@
 import type { Connection } from '@assistant/contracts';
-import { html, type Html } from '../../pages/page';
-import { buttonForm, csrfField, itemTable } from '../../pages/page-parts';
-import { PAGE_PATHS } from '../../pages/page-route';
+import { html, type Html, buttonForm, csrfField, itemTable, PAGE_PATHS } from '@assistant/server-kit';
 import { pathWithId } from './profile-sections';
 
 /** A provider a connection can be added with, for the section's "Add" links. */

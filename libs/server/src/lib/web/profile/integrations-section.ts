@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Integration } from '@assistant/contracts';
 import { IntegrationsService } from '../../oauth/integrations.service';
-import { html, type Html } from '../../pages/page';
-import { buttonForm, itemTable, timeOf } from '../../pages/page-parts';
-import { PAGE_PATHS } from '../../pages/page-route';
+import { html, type Html, buttonForm, itemTable, timeOf, PAGE_PATHS } from '@assistant/server-kit';
 import { pathWithId, scopeList } from './profile-sections';
 
 /** What a section of /profile is drawn for. */

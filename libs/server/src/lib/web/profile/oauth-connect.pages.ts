@@ -1,12 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SERVER_CONFIG } from '../../ports/core-tokens';
-import type { ServerConfig } from '../../config/server-config';
-import { html } from '../../pages/page';
-import { messagePage, notFoundPage } from '../../pages/page-parts';
-import { PAGE_PATHS, paramOf, type PageRoute } from '../../pages/page-route';
-import { WebSessions } from '../../sessions/web-sessions';
-import { appendSetCookie, pageCookie, readCookie } from '../../sessions/session-cookie';
+import {
+  SERVER_CONFIG,
+  type ServerConfig,
+  html,
+  messagePage,
+  notFoundPage,
+  PAGE_PATHS,
+  paramOf,
+  type PageRoute,
+  WebSessions,
+  appendSetCookie,
+  pageCookie,
+  readCookie,
+} from '@assistant/server-kit';
 import { ToolCatalog } from '../../tools/tool-catalog';
 import {
   OAuthConnectRefused,

@@ -1,8 +1,6 @@
 import { SCOPE_DESCRIPTIONS, ALL_SCOPES, type Deployment } from '@assistant/contracts';
 import type { TokenEntity, UserEntity } from '@assistant/storage';
-import { html, type Html } from '../../pages/page';
-import { buttonForm, csrfField, itemTable, timeOf } from '../../pages/page-parts';
-import { PAGE_PATHS } from '../../pages/page-route';
+import { html, type Html, buttonForm, csrfField, itemTable, timeOf, PAGE_PATHS } from '@assistant/server-kit';
 import { TOKEN_EXPIRY_CHOICES, type TokenFormInput } from './token-form';
 
 /** The pieces of /profile, one function each; profile.pages.ts puts them together. */

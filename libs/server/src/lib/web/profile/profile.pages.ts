@@ -2,16 +2,23 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TokenService } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../../ports/core-tokens';
-import type { ServerConfig } from '../../config/server-config';
+import {
+  SERVER_CONFIG,
+  STORAGE,
+  type ServerConfig,
+  formList,
+  formText,
+  html,
+  renderPage,
+  notFoundPage,
+  PAGE_PATHS,
+  paramOf,
+  type PageRoute,
+  whenSignedIn,
+  WebSessions,
+} from '@assistant/server-kit';
 import { ConnectionsService } from '../../tools/connections.service';
 import { OAuthConnections } from '../../tools/oauth-connections.service';
-import { formList, formText } from '../../pages/forms';
-import { html, renderPage } from '../../pages/page';
-import { notFoundPage } from '../../pages/page-parts';
-import { PAGE_PATHS, paramOf, type PageRoute } from '../../pages/page-route';
-import { whenSignedIn } from '../../pages/signed-in';
-import { WebSessions } from '../../sessions/web-sessions';
 import { IntegrationsSection } from './integrations-section';
 import { signingInSection } from './signing-in-section';
 import { connectionsSection } from './connections-section';

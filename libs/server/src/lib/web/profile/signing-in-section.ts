@@ -1,7 +1,5 @@
 import type { Deployment } from '@assistant/contracts';
-import { html, type Html } from '../../pages/page';
-import { csrfField } from '../../pages/page-parts';
-import { PAGE_PATHS } from '../../pages/page-route';
+import { html, type Html, csrfField, PAGE_PATHS } from '@assistant/server-kit';
 
 /**
  * How people sign in, on /profile: on the hosted service, a way to change the password; on a self-hosted server,

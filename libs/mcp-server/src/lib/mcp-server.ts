@@ -1,10 +1,9 @@
 import type { Server } from '@modelcontextprotocol/server';
 import type { Principal } from '@assistant/auth';
 import { joinAnd } from '@assistant/tool-kit';
-import type { ToolCatalogue } from '../ports/tool-catalogue';
+import { type ToolCatalogue, serverPackageVersion } from '@assistant/server-kit';
 import { callMcpTool, mcpToolOf } from './mcp-tools';
 import type { McpSdk } from './mcp-sdk';
-import { serverPackageVersion } from './server-version';
 
 /** What an MCP client is told of the server: its families, as the catalogue has them. */
 function instructionsOf(catalog: ToolCatalogue): string {

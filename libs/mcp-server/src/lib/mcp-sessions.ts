@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '@assistant/auth';
-import type { McpLimits } from '../config/mcp-limits';
+import type { McpLimits } from '@assistant/server-kit';
 
 /**
  * The session of a 2025-revision MCP client (`Mcp-Session-Id`): all that any instance needs to serve its next

@@ -1,6 +1,6 @@
 import { startInProcessApp } from '../../testing/in-process-app';
 import type { FastifyBaseLogger } from 'fastify';
-import { lazyChildLogger, prettyLogLine, safeUrl, terminalLogDestination } from './logging';
+import { lazyChildLogger, prettyLogLine, safeUrl, terminalLogDestination } from '@assistant/server-kit';
 
 describe('safeUrl', () => {
   it.each([

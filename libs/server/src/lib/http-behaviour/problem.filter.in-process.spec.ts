@@ -9,7 +9,7 @@ import { AuthError } from '@assistant/auth';
 import { StorageError } from '@assistant/storage';
 import { ModelUnavailableError } from '@assistant/agent-core';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
-import { ApiError } from './api-error';
+import { ApiError } from '@assistant/server-kit';
 
 let api: InProcessApp;
 beforeAll(async () => {

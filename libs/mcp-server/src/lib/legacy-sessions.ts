@@ -1,5 +1,4 @@
-import { replyWithProblem } from '../http/reply-problem';
-import type { ToolCatalogue } from '../ports/tool-catalogue';
+import { replyWithProblem, type ToolCatalogue } from '@assistant/server-kit';
 import { requestsOf, sendJsonRpcError, type McpExchange, type McpServerOf } from './mcp-exchange';
 import type { McpSdk } from './mcp-sdk';
 import { belongsTo, type McpSession, type McpSessionStore } from './mcp-sessions';

@@ -3,15 +3,18 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX, MCP_PATH, PROTOCOL_ROUTES, ProblemError } from '@assistant/contracts';
 import { verifiedCaller, type Principal } from '@assistant/auth';
-import { SERVER_CONFIG } from '../ports/core-tokens';
-import type { ServerConfig } from '../config/server-config';
-import { PublicAddress } from '../http/public-address';
-import { replyWithProblem } from '../http/reply-problem';
-import { TOOL_CATALOGUE, type ToolCatalogue } from '../ports/tool-catalogue';
+import {
+  SERVER_CONFIG,
+  type ServerConfig,
+  PublicAddress,
+  replyWithProblem,
+  TOOL_CATALOGUE,
+  type ToolCatalogue,
+  mcpLimitsOf,
+} from '@assistant/server-kit';
 import { CurrentRevision } from './current-revision';
 import { LegacySessions } from './legacy-sessions';
 import type { McpServerOf } from './mcp-exchange';
-import { mcpLimitsOf } from '../config/mcp-limits';
 import { mcpSdk, type McpSdk } from './mcp-sdk';
 import { mcpServerFor } from './mcp-server';
 import { MCP_SESSIONS, type McpSessionStore } from './mcp-sessions';

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
 import { PageClient } from '../../testing/page-client';
-import { PROVIDER_SESSION_COOKIE } from './provider-sessions';
+import { PROVIDER_SESSION_COOKIE } from '@assistant/server-kit';
 
 let api: InProcessApp;
 beforeEach(async () => {

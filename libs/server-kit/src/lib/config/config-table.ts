@@ -7,7 +7,7 @@ import { flagName, HOSTED_SETTINGS, SELF_HOST_SETTINGS, settingMeta, type Settin
  */
 
 export const CONFIG_TABLE_START =
-  '<!-- configuration table: generated from libs/server/src/lib/config/settings.ts by `npm run docs:config` -->';
+  '<!-- configuration table: generated from libs/server-kit/src/lib/config/settings.ts by `npm run docs:config` -->';
 export const CONFIG_TABLE_END = '<!-- end of the configuration table -->';
 
 type Shape = Record<string, z.ZodType>;

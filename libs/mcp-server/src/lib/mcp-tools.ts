@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { callTool, parseToolInput, ToolInputError, type ConnectedTool } from '@assistant/tool-kit';
-import { traceToolCall } from '../tracing/run-tracing';
+import { traceToolCall } from '@assistant/server-kit';
 
 /** An MCP tool as `tools/list` answers it (the SDK's `Tool`, the same in every revision it serves). */
 export type McpTool = Tool;

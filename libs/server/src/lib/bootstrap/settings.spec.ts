@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { OperatorError } from '@assistant/contracts';
 import { describeStartupError } from '../bootstrap/process-lifecycle';
-import { hostedConfig, hostedDatabase } from './hosted-config';
+import { hostedConfig, hostedDatabase, HOSTED_SETTINGS, SELF_HOST_SETTINGS } from '@assistant/server-kit';
 import { selfHostConfig, type SelfHostOptions } from '../self-host/self-host';
-import { HOSTED_SETTINGS, SELF_HOST_SETTINGS } from './settings';
 
 /** A machine with nothing configured: the tests must not depend on the shell they run in. */
 const HOME = { XDG_DATA_HOME: '/home/ada/.local/share' };

@@ -1,5 +1,5 @@
 import type { ServerEventBus } from '@modelcontextprotocol/server';
-import type { ToolCatalogue } from '../ports/tool-catalogue';
+import type { ToolCatalogue } from '@assistant/server-kit';
 import { sendJsonRpcError, type McpExchange, type McpServerOf } from './mcp-exchange';
 import type { McpSdk } from './mcp-sdk';
 import { sendWebResponse } from './web-exchange';
