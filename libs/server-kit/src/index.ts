@@ -36,7 +36,25 @@ export { type ProblemAnswer, replyWithProblem, SEND_JSON } from './lib/http/repl
 export { newRequestId, requestId } from './lib/http/request-id';
 export { EVERY_RESPONSE_HEADERS, prepareReply } from './lib/http/response-headers';
 export { formText, formList, CSRF_FIELD } from './lib/pages/forms';
-export { csrfField, buttonForm, timeOf, messagePage, notFoundPage, itemTable } from './lib/pages/page-parts';
+export {
+  type PageProvider,
+  SitePages,
+  type ProfileSectionContext,
+  type ProfileSectionProvider,
+  type ProfileSectionPlace,
+  ProfileSection,
+  contributionsOf,
+} from './lib/pages/page-contributions';
+export {
+  csrfField,
+  buttonForm,
+  timeOf,
+  messagePage,
+  notFoundPage,
+  itemTable,
+  pathWithId,
+  scopeList,
+} from './lib/pages/page-parts';
 export { PAGE_PATHS, CREDENTIAL_PAGE_ROUTES, type PageRoute, paramOf } from './lib/pages/page-route';
 export { type Html, html, markup, PAGE_HEADERS, renderPage, pageDocument } from './lib/pages/page';
 export { servePages } from './lib/pages/serve-pages';

@@ -74,3 +74,11 @@ export function itemTable(columns: readonly string[], rows: readonly Html[], emp
     </tbody>
   </table>`;
 }
+
+/** A page path with its `:id` filled in. */
+export const pathWithId = (path: string, id: string) => path.replace(':id', encodeURIComponent(id));
+
+/** Scopes as code, comma-separated. */
+export function scopeList(scopes: readonly string[]): Html {
+  return html`${scopes.map((scope, i) => html`${i > 0 && ', '}<code>${scope}</code>`)}`;
+}

@@ -25,6 +25,7 @@ import { FAMILIES } from '../tools/families';
 import { OAuthModule } from '../oauth/oauth.module';
 import { McpModule } from '@assistant/mcp-server';
 import { WebModule } from '../web/web.module';
+import { ConnectionPagesModule } from '../tools/pages/connection-pages.module';
 import { WebAppModule } from '../web/app/web-app.module';
 
 /** The whole API as one Nest module; both deployments compose it with their own storage and configuration. */
@@ -60,6 +61,7 @@ export class AppModule {
         HealthModule.register(readinessChecks),
         MetricsModule.register(config),
         ToolsModule.register(families ?? FAMILIES, customToolImporter),
+        ConnectionPagesModule,
         QueriesModule.register(queryEvents),
         RoutingModule.register(),
       ],

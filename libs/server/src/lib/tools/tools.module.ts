@@ -45,13 +45,13 @@ export class ToolsModule {
         { provide: TOOL_CATALOGUE, useExisting: ToolCatalog },
         ConnectionsService,
       ],
-      // ConnectionsService also serves /profile's connection list (web/).
+      // ConnectionsService and OAuthConnections also serve the connection pages (pages/).
       exports: [
         ToolCatalog,
         TOOL_CATALOGUE,
         TOOL_FAMILIES,
-        ConnectionsService,
         CustomTools,
+        ConnectionsService,
         OAuthConnections,
       ],
     };

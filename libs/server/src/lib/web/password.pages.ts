@@ -18,6 +18,8 @@ import {
   type PageRoute,
   whenSignedIn,
   WebSessions,
+  SitePages,
+  type PageProvider,
 } from '@assistant/server-kit';
 import { normalEmail, signUpProblems } from './password-accounts';
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords';
@@ -51,7 +53,8 @@ const queryOf = (request: FastifyRequest) => (request.query ?? {}) as Record<str
  * change, signs every other browser of the account out.
  */
 @Injectable()
-export class PasswordPages {
+@SitePages()
+export class PasswordPages implements PageProvider {
   constructor(
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(STORAGE) private readonly storage: Storage,

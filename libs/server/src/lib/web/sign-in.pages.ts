@@ -17,6 +17,8 @@ import {
   WebSessions,
   rememberReturnTo,
   takeReturnTo,
+  SitePages,
+  type PageProvider,
 } from '@assistant/server-kit';
 import { LOCKOUT_WINDOW_MS, PasswordAccounts, type FieldProblem } from './password-accounts';
 import { PasswordPages } from './password.pages';
@@ -64,7 +66,8 @@ function withReturnTo(path: string, returnTo: string | null): string {
  * sign-in page says how to get a link.
  */
 @Injectable()
-export class SignInPages {
+@SitePages()
+export class SignInPages implements PageProvider {
   constructor(
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(STORAGE) private readonly storage: Storage,

@@ -1,11 +1,10 @@
 import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { OAuthModule } from '../oauth/oauth.module';
 import { PageRoutes } from './page-routes';
 import { PasswordAccounts } from './password-accounts';
 import { PasswordMail } from './password-mail';
 import { PasswordPages } from './password.pages';
-import { ConnectionPages } from './profile/connection.pages';
-import { OAuthConnectPages } from './profile/oauth-connect.pages';
 import { IntegrationsSection } from './profile/integrations-section';
 import { ProfilePages } from './profile/profile.pages';
 import { SignInPages } from './sign-in.pages';
@@ -17,7 +16,7 @@ import { WebSessions } from '@assistant/server-kit';
  */
 @Global()
 @Module({
-  imports: [OAuthModule],
+  imports: [OAuthModule, DiscoveryModule],
   providers: [
     WebSessions,
     PasswordAccounts,
@@ -26,8 +25,6 @@ import { WebSessions } from '@assistant/server-kit';
     SignInPages,
     ProfilePages,
     IntegrationsSection,
-    ConnectionPages,
-    OAuthConnectPages,
     PageRoutes,
   ],
   exports: [WebSessions],

@@ -1,15 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import type { Integration } from '@assistant/contracts';
 import { IntegrationsService } from '../../oauth/integrations.service';
-import { html, type Html, buttonForm, itemTable, timeOf, PAGE_PATHS } from '@assistant/server-kit';
-import { pathWithId, scopeList } from './profile-sections';
-
-/** What a section of /profile is drawn for. */
-export interface ProfileSectionContext {
-  userId: string;
-  /** The CSRF token for the section's forms (`csrfField`). */
-  csrf: string;
-}
+import {
+  html,
+  type Html,
+  buttonForm,
+  itemTable,
+  timeOf,
+  PAGE_PATHS,
+  paramOf,
+  pathWithId,
+  scopeList,
+  whenSignedIn,
+  ProfileSection,
+  SitePages,
+  WebSessions,
+  type PageProvider,
+  type PageRoute,
+  type ProfileSectionContext,
+  type ProfileSectionProvider,
+} from '@assistant/server-kit';
 
 function activityList(activity: Integration['recent_activity']): Html {
   if (activity.length === 0) return html`<span class="muted">none yet</span>`;
@@ -25,10 +35,34 @@ function activityList(activity: Integration['recent_activity']): Html {
  * calls, and a Revoke button that ends every token it holds at once.
  */
 @Injectable()
-export class IntegrationsSection {
-  constructor(private readonly integrations: IntegrationsService) {}
+@ProfileSection({ order: 40 })
+@SitePages()
+export class IntegrationsSection implements ProfileSectionProvider, PageProvider {
+  constructor(
+    private readonly integrations: IntegrationsService,
+    private readonly sessions: WebSessions,
+  ) {}
 
-  async render({ userId, csrf }: ProfileSectionContext): Promise<Html | null> {
+  routes(): PageRoute[] {
+    return [
+      {
+        method: 'POST',
+        path: PAGE_PATHS.revokeIntegration,
+        handle: (q, r) =>
+          whenSignedIn(
+            (request) => this.sessions.userIdFor(request),
+            q,
+            r,
+            async (userId) => {
+              await this.revoke(userId, paramOf(q, 'id'));
+              return r.redirect(`${PAGE_PATHS.profile}#integrations`, 303);
+            },
+          ),
+      },
+    ];
+  }
+
+  async render({ userId, csrf }: ProfileSectionContext): Promise<Html> {
     const apps = await this.integrations.list(userId);
     const rows = apps.map(
       (app) =>

@@ -1,12 +1,19 @@
 import { SCOPE_DESCRIPTIONS, ALL_SCOPES, type Deployment } from '@assistant/contracts';
 import type { TokenEntity, UserEntity } from '@assistant/storage';
-import { html, type Html, buttonForm, csrfField, itemTable, timeOf, PAGE_PATHS } from '@assistant/server-kit';
+import {
+  html,
+  type Html,
+  buttonForm,
+  csrfField,
+  itemTable,
+  timeOf,
+  PAGE_PATHS,
+  pathWithId,
+  scopeList,
+} from '@assistant/server-kit';
 import { TOKEN_EXPIRY_CHOICES, type TokenFormInput } from './token-form';
 
 /** The pieces of /profile, one function each; profile.pages.ts puts them together. */
-
-/** A page path with its `:id` filled in. */
-export const pathWithId = (path: string, id: string) => path.replace(':id', encodeURIComponent(id));
 
 export function accountSection(user: UserEntity, deployment: Deployment, csrf: string): Html {
   return html`<section aria-labelledby="account">
@@ -31,10 +38,6 @@ export function accountSection(user: UserEntity, deployment: Deployment, csrf: s
     </table>
     ${buttonForm(PAGE_PATHS.signOut, csrf, 'Sign out')}
   </section>`;
-}
-
-export function scopeList(scopes: readonly string[]): Html {
-  return html`${scopes.map((scope, i) => html`${i > 0 && ', '}<code>${scope}</code>`)}`;
 }
 
 export function tokensSection(

@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TokenService } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
@@ -9,6 +10,7 @@ import {
   formList,
   formText,
   html,
+  type Html,
   renderPage,
   notFoundPage,
   PAGE_PATHS,
@@ -16,12 +18,15 @@ import {
   type PageRoute,
   whenSignedIn,
   WebSessions,
+  contributionsOf,
+  ProfileSection,
+  SitePages,
+  type PageProvider,
+  type ProfileSectionContext,
+  type ProfileSectionPlace,
+  type ProfileSectionProvider,
 } from '@assistant/server-kit';
-import { ConnectionsService } from '../../tools/connections.service';
-import { OAuthConnections } from '../../tools/oauth-connections.service';
-import { IntegrationsSection } from './integrations-section';
 import { signingInSection } from './signing-in-section';
-import { connectionsSection } from './connections-section';
 import { accountSection, createdTokenBody, devicesSection, tokensSection } from './profile-sections';
 import { readTokenForm, type TokenFormInput } from './token-form';
 
@@ -30,23 +35,37 @@ const LIST_LIMIT = 100;
 
 const EMPTY_TOKEN_FORM = { name: '', scopes: [], expiry: '', problems: [] };
 
+/** A section of /profile with its place: the page's own, and those other features contribute. */
+interface PlacedSection {
+  order: number;
+  render(context: ProfileSectionContext): Promise<Html | null> | Html | null;
+}
+
 /**
- * `/profile`: the signed-in account, its personal tokens (create, shown once; revoke), paired devices (revoke),
- * connections (remove) and, from the OAuth work, its integrations. Every change is a POST with the session's
- * CSRF token (checked by PageRoutes) and acts on the signed-in account's own items only: another account's id is
- * "not found", as in the API.
+ * `/profile`: the signed-in account, its personal tokens (create, shown once; revoke) and paired devices (revoke),
+ * and the sections other features contribute with `@ProfileSection` (connections, applications), in their
+ * order. Every change is a POST with the session's CSRF token (checked by servePages) and acts on the signed-in
+ * account's own items only: another account's id is "not found", as in the API.
  */
 @Injectable()
-export class ProfilePages {
+@SitePages()
+export class ProfilePages implements PageProvider, OnModuleInit {
+  private contributed: PlacedSection[] = [];
+
   constructor(
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(STORAGE) private readonly storage: Storage,
     private readonly sessions: WebSessions,
     private readonly tokens: TokenService,
-    private readonly connections: ConnectionsService,
-    private readonly integrations: IntegrationsSection,
-    private readonly oauth: OAuthConnections,
+    private readonly discovery: DiscoveryService,
   ) {}
+
+  onModuleInit(): void {
+    this.contributed = contributionsOf<ProfileSectionProvider, ProfileSectionPlace>(
+      this.discovery,
+      ProfileSection,
+    ).map(({ instance, options }) => ({ order: options.order, render: (c) => instance.render(c) }));
+  }
 
   routes(): PageRoute[] {
     return [
@@ -69,20 +88,6 @@ export class ProfilePages {
         method: 'POST',
         path: PAGE_PATHS.revokeDevice,
         handle: (q, r) => this.signedIn(q, r, (u) => this.revoke(q, r, u, 'device')),
-      },
-      {
-        method: 'POST',
-        path: PAGE_PATHS.revokeIntegration,
-        handle: (q, r) =>
-          this.signedIn(q, r, async (u) => {
-            await this.integrations.revoke(u, paramOf(q, 'id'));
-            return r.redirect(`${PAGE_PATHS.profile}#integrations`, 303);
-          }),
-      },
-      {
-        method: 'POST',
-        path: PAGE_PATHS.removeConnection,
-        handle: (q, r) => this.signedIn(q, r, (u) => this.removeConnection(q, r, u)),
       },
     ];
   }
@@ -111,35 +116,25 @@ export class ProfilePages {
     }
     const csrf = await this.sessions.csrfFor(request);
     const page = { limit: LIST_LIMIT };
-    const [personal, devices, connections, integrations, owner] = await Promise.all([
+    const [personal, devices, owner] = await Promise.all([
       this.tokens.list(userId, 'personal', page),
       this.tokens.list(userId, 'device', page),
-      this.connections.list(userId),
-      this.integrations.render({ userId, csrf }),
       this.storage.users.findFirst(),
     ]);
+    const own: PlacedSection[] = [
+      { order: 10, render: () => accountSection(user, this.config.deployment, csrf) },
+      { order: 20, render: () => signingInSection(this.config.deployment, owner?.id === userId, csrf) },
+      { order: 30, render: () => tokensSection(personal.items, csrf, tokenForm) },
+      { order: 50, render: () => devicesSection(devices.items, csrf) },
+    ];
+    const sections = [...own, ...this.contributed].sort((a, b) => a.order - b.order);
+    const drawn = await Promise.all(sections.map((section) => section.render({ userId, csrf })));
     return renderPage(reply, {
       status,
       title: 'Your profile',
       body: html`<h1>Your profile</h1>
-        ${accountSection(user, this.config.deployment, csrf)}
-        ${signingInSection(this.config.deployment, owner?.id === userId, csrf)}
-        ${tokensSection(personal.items, csrf, tokenForm)} ${integrations}
-        ${devicesSection(devices.items, csrf)}
-        ${connectionsSection(connections.data, this.offered(), csrf, this.accounts())}`,
+        ${drawn}`,
     });
-  }
-
-  /** The accounts connected by OAuth here ("Connect Google"): those the operator or owner configured. */
-  private accounts() {
-    return this.oauth.clients().map((c) => ({ name: c.name, title: c.definition.title }));
-  }
-
-  /** The providers a connection can be added with here, for the connections section's links. */
-  private offered() {
-    return this.connections
-      .offered()
-      .map(({ family, provider }) => ({ family, name: provider.name, description: provider.description }));
   }
 
   private async createToken(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<unknown> {
@@ -174,15 +169,5 @@ export class ProfilePages {
       return notFoundPage(reply, kind === 'device' ? 'device' : 'token');
     }
     return reply.redirect(`${PAGE_PATHS.profile}#${kind === 'device' ? 'devices' : 'tokens'}`, 303);
-  }
-
-  private async removeConnection(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    userId: string,
-  ): Promise<unknown> {
-    // Not found and built-in connections are ApiErrors, which PageRoutes turns into pages.
-    await this.connections.delete(userId, paramOf(request, 'id'));
-    return reply.redirect(`${PAGE_PATHS.profile}#connections`, 303);
   }
 }

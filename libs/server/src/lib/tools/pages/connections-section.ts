@@ -1,6 +1,19 @@
+import { Injectable } from '@nestjs/common';
 import type { Connection } from '@assistant/contracts';
-import { html, type Html, buttonForm, csrfField, itemTable, PAGE_PATHS } from '@assistant/server-kit';
-import { pathWithId } from './profile-sections';
+import {
+  html,
+  type Html,
+  buttonForm,
+  csrfField,
+  itemTable,
+  PAGE_PATHS,
+  pathWithId,
+  ProfileSection,
+  type ProfileSectionContext,
+  type ProfileSectionProvider,
+} from '@assistant/server-kit';
+import { ConnectionsService } from '../connections.service';
+import { OAuthConnections } from '../oauth-connections.service';
 
 /** A provider a connection can be added with, for the section's "Add" links. */
 export interface OfferedProvider {
@@ -117,4 +130,31 @@ export function connectionsSection(
       )}
     </ul>
   </section>`;
+}
+
+/** The Connections section of /profile: the account's connections, Connect Google or Microsoft, and Add links. */
+@Injectable()
+@ProfileSection({ order: 60 })
+export class ConnectionsSection implements ProfileSectionProvider {
+  constructor(
+    private readonly connections: ConnectionsService,
+    private readonly oauth: OAuthConnections,
+  ) {}
+
+  async render({ userId, csrf }: ProfileSectionContext): Promise<Html> {
+    const { data } = await this.connections.list(userId);
+    return connectionsSection(data, this.offered(), csrf, this.accounts());
+  }
+
+  /** The providers a connection can be added with here. */
+  private offered(): OfferedProvider[] {
+    return this.connections
+      .offered()
+      .map(({ family, provider }) => ({ family, name: provider.name, description: provider.description }));
+  }
+
+  /** The accounts connected by OAuth here ("Connect Google"): those the operator or owner configured. */
+  private accounts(): ConnectableAccount[] {
+    return this.oauth.clients().map((c) => ({ name: c.name, title: c.definition.title }));
+  }
 }

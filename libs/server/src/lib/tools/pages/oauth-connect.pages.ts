@@ -13,14 +13,16 @@ import {
   appendSetCookie,
   pageCookie,
   readCookie,
+  SitePages,
+  type PageProvider,
 } from '@assistant/server-kit';
-import { ToolCatalog } from '../../tools/tool-catalog';
+import { ToolCatalog } from '../tool-catalog';
 import {
   OAuthConnectRefused,
   OAuthConnections,
   PENDING_LIFETIME_MS,
   sessionBinding,
-} from '../../tools/oauth-connections.service';
+} from '../oauth-connections.service';
 
 /** The cookie that keeps a started connection (sealed, bound to the web session) until the provider sends back. */
 const PENDING_COOKIE = {
@@ -35,7 +37,8 @@ const PENDING_COOKIE = {
  * token: a third-party app's token neither starts nor completes one.
  */
 @Injectable()
-export class OAuthConnectPages {
+@SitePages()
+export class OAuthConnectPages implements PageProvider {
   constructor(
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     private readonly sessions: WebSessions,

@@ -9,7 +9,7 @@ import { ALL_SCOPES } from '@assistant/contracts';
 import { startInProcessApp, type InProcessApp } from '../../../testing/in-process-app';
 import { PageClient } from '../../../testing/page-client';
 import { createAccount } from '../../accounts/create-account';
-import { SecretBox } from '../../tools/secret-box';
+import { SecretBox } from '../secret-box';
 
 const PASSWORD = 'secret';
 const WRONG = 'wrong-pw-8d1e';

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError, type Connection } from '@assistant/contracts';
 import { connectionFields, readConnectionForm, type ProviderDefinition } from '@assistant/tool-kit';
-import { ConnectionsService } from '../../tools/connections.service';
+import { ConnectionsService } from '../connections.service';
 import {
   formText,
   html,
@@ -14,10 +14,12 @@ import {
   type PageRoute,
   whenSignedIn,
   WebSessions,
+  pathWithId,
+  SitePages,
+  type PageProvider,
 } from '@assistant/server-kit';
 import { connectionForm, fieldInputName, type FormOutcome } from './connection-form';
 import { createConnectionPath } from './connections-section';
-import { pathWithId } from './profile-sections';
 
 /** What a posted connection form says, in the shapes the API takes. */
 interface PostedConnection {
@@ -36,7 +38,8 @@ interface PostedConnection {
  * scoped to the signed-in account as the API is: another account's connection is a not-found page.
  */
 @Injectable()
-export class ConnectionPages {
+@SitePages()
+export class ConnectionPages implements PageProvider {
   constructor(
     private readonly sessions: WebSessions,
     private readonly connections: ConnectionsService,
@@ -63,6 +66,16 @@ export class ConnectionPages {
         method: 'POST',
         path: PAGE_PATHS.editConnection,
         handle: (q, r) => this.signedIn(q, r, (u) => this.update(q, r, u)),
+      },
+      {
+        method: 'POST',
+        path: PAGE_PATHS.removeConnection,
+        handle: (q, r) =>
+          this.signedIn(q, r, async (u) => {
+            // Not found and built-in connections are ApiErrors, which servePages turns into pages.
+            await this.connections.delete(u, paramOf(q, 'id'));
+            return r.redirect(`${PAGE_PATHS.profile}#connections`, 303);
+          }),
       },
       {
         method: 'POST',
