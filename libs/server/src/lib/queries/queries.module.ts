@@ -1,10 +1,37 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { ModelCatalog } from '@assistant/agent-core';
+import type { ToolFamily } from '@assistant/tool-kit';
+import {
+  CONFIRMATION_EXCHANGE,
+  SERVER_CONFIG,
+  type ConfirmationExchange,
+  type ServerConfig,
+} from '@assistant/server-kit';
+import { TOOL_FAMILIES } from '../tools/tool-catalog';
+import { PendingConfirmations } from './pending-confirmations';
 import { QueriesController } from './queries.controller';
 import { QueriesService } from './queries.service';
 import { QueryStreamer } from './query-streamer';
 import { QueryRecovery } from './query-recovery';
 import { queryEventLogProviders } from './query-event-log.provider';
 import type { QueryEventLog } from './query-event-log';
+
+/** What a run is built with, made once per server from its settings. */
+const RUN_PARTS: Provider[] = [
+  {
+    provide: ModelCatalog,
+    // The built-in model knows every family's phrasings; each run's tools decide what it can do.
+    useFactory: (config: ServerConfig, families: readonly ToolFamily[]) =>
+      new ModelCatalog(config.queries.models, families),
+    inject: [SERVER_CONFIG, TOOL_FAMILIES],
+  },
+  {
+    provide: PendingConfirmations,
+    useFactory: (config: ServerConfig, exchange: ConfirmationExchange) =>
+      new PendingConfirmations(config.queries.confirmationTimeoutMs, exchange),
+    inject: [SERVER_CONFIG, CONFIRMATION_EXCHANGE],
+  },
+];
 
 @Module({})
 export class QueriesModule {
@@ -15,7 +42,13 @@ export class QueriesModule {
       // Global for QueriesService alone: deleting a discussion cancels its runs first (DiscussionsService).
       global: true,
       controllers: [QueriesController],
-      providers: [QueriesService, QueryStreamer, QueryRecovery, ...queryEventLogProviders(eventLog)],
+      providers: [
+        ...RUN_PARTS,
+        QueriesService,
+        QueryStreamer,
+        QueryRecovery,
+        ...queryEventLogProviders(eventLog),
+      ],
       exports: [QueriesService],
     };
   }

@@ -15,8 +15,6 @@ import {
   STORAGE,
   type ServerConfig,
   ApiError,
-  type ConfirmationExchange,
-  CONFIRMATION_EXCHANGE,
   RUN_SLOTS,
   traceQueryRun,
 } from '@assistant/server-kit';
@@ -63,8 +61,6 @@ export class QueriesService implements BeforeApplicationShutdown {
   /** False once the server drains for shutdown: new queries are refused (503), running ones may finish. */
   private accepting = true;
   private readonly observer: RunObserver;
-  private readonly models: ModelCatalog;
-  private readonly confirmations: PendingConfirmations;
 
   constructor(
     @Inject(STORAGE) private readonly storage: Storage,
@@ -73,13 +69,11 @@ export class QueriesService implements BeforeApplicationShutdown {
     private readonly catalog: ToolCatalog,
     @Inject(TOOL_FAMILIES) private readonly families: readonly ToolFamily[],
     @Inject(RUN_SLOTS) private readonly runSlots: RunSlots,
-    @Inject(CONFIRMATION_EXCHANGE) confirmationExchange: ConfirmationExchange,
+    private readonly models: ModelCatalog,
+    private readonly confirmations: PendingConfirmations,
     @Optional() @Inject(RUN_OBSERVER) observer?: RunObserver,
   ) {
     this.observer = observer ?? NO_RUN_OBSERVER;
-    // The built-in model knows every family's phrasings; each run's tools decide what it can do.
-    this.models = new ModelCatalog(config.queries.models, families);
-    this.confirmations = new PendingConfirmations(config.queries.confirmationTimeoutMs, confirmationExchange);
   }
 
   /**
