@@ -73,6 +73,7 @@ export {
   SINGLE_PROCESS_CONFIRMATIONS,
 } from './lib/ports/confirmation-exchange';
 export { STORAGE, SERVER_CONFIG } from './lib/ports/core-tokens';
+export { type DevicePairing, DEVICE_PAIRING } from './lib/ports/device-pairing';
 export { type RefreshLock, REFRESH_LOCK, MemoryRefreshLock } from './lib/ports/refresh-lock';
 export { type RunTools, TOOL_CATALOGUE, type ToolCatalogue } from './lib/ports/tool-catalogue';
 export { Route, RouteBody, RouteQuery, routesOutsideApi } from './lib/routing/route.decorator';

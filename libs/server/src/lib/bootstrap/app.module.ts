@@ -49,7 +49,7 @@ export class AppModule {
         }),
         ClusterModule.register(cluster, bus),
         WebModule,
-        WebAppModule,
+        WebAppModule.register(DevicesModule),
         OAuthModule,
         McpModule,
         AccountsModule,

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError } from '@assistant/contracts';
 import { TokenService, type Principal } from '@assistant/auth';
@@ -11,9 +11,10 @@ import {
   PAGE_PATHS,
   type PageRoute,
   WebSessions,
+  DEVICE_PAIRING,
+  type DevicePairing,
 } from '@assistant/server-kit';
-import { PairingService } from '../../devices/pairing.service';
-import { deviceCsrfToken, readDeviceToken, setDeviceCookie } from '../../devices/device-cookie';
+import { deviceCsrfToken, readDeviceToken, setDeviceCookie } from './device-cookie';
 import { renderAppPage } from './app-document';
 import { chatBody, pairBody } from './app-markup';
 
@@ -36,7 +37,7 @@ export class AppPages {
   constructor(
     private readonly sessions: WebSessions,
     private readonly tokens: TokenService,
-    private readonly pairing: PairingService,
+    @Inject(DEVICE_PAIRING) private readonly pairing: DevicePairing,
   ) {}
 
   routes(): PageRoute[] {

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ALL_SCOPES, API_PREFIX, type Scope } from '@assistant/contracts';
 import { admitPrincipal, type Principal } from '@assistant/auth';
 import { WebSessions, readCookie, sessionCookieName } from '@assistant/server-kit';
-import { deviceCsrfToken, readDeviceToken } from '../../devices/device-cookie';
+import { deviceCsrfToken, readDeviceToken } from './device-cookie';
 
 /** The header the web app's script sends its CSRF token in, on every call to /api/v1. */
 export const CSRF_HEADER = 'x-csrf-token';

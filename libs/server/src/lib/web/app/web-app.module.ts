@@ -1,5 +1,4 @@
-import { Module } from '@nestjs/common';
-import { DevicesModule } from '../../devices/devices.module';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { AppPages } from './app.pages';
 import { AppRoutes } from './app-routes';
 import { BrowserCredentials } from './browser-credentials';
@@ -8,8 +7,14 @@ import { BrowserCredentials } from './browser-credentials';
  * The chat web app at /app (its pages, its script and icons) and what lets its script call /api/v1 with the
  * browser's HttpOnly credential (BrowserCredentials). WebSessions comes from the global WebModule.
  */
-@Module({
-  imports: [DevicesModule],
-  providers: [AppPages, AppRoutes, BrowserCredentials],
-})
-export class WebAppModule {}
+@Module({})
+export class WebAppModule {
+  /** @param pairing the module that provides and exports DEVICE_PAIRING (the devices feature). */
+  static register(pairing: Type): DynamicModule {
+    return {
+      module: WebAppModule,
+      imports: [pairing],
+      providers: [AppPages, AppRoutes, BrowserCredentials],
+    };
+  }
+}
