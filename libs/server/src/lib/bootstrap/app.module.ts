@@ -37,6 +37,9 @@ export class AppModule {
   ): DynamicModule {
     const address = new PublicAddress(config.publicUrl, listeningUrl(config.host, config.port));
     const bus = clusterBusOf(cluster);
+    // Built once and imported by the features that use them, so that each is one module instance.
+    const tools = ToolsModule.register(families ?? FAMILIES, customToolImporter);
+    const queries = QueriesModule.register(queryEvents, tools);
     return {
       module: AppModule,
       imports: [
@@ -51,18 +54,18 @@ export class AppModule {
         WebModule,
         WebAppModule.register(DevicesModule),
         OAuthModule,
-        McpModule,
-        AccountsModule,
-        DiscussionsModule,
+        McpModule.register(tools),
+        AccountsModule.register(tools),
+        DiscussionsModule.register(queries),
         MemoriesModule,
         TokensModule,
         DevicesModule,
         MetaModule,
         HealthModule.register(readinessChecks),
         MetricsModule.register(config),
-        ToolsModule.register(families ?? FAMILIES, customToolImporter),
-        ConnectionPagesModule,
-        QueriesModule.register(queryEvents),
+        tools,
+        ConnectionPagesModule.register(tools),
+        queries,
         RoutingModule.register(),
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],

@@ -1,14 +1,13 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import type { Storage } from '@assistant/storage';
 import { STORAGE } from '@assistant/server-kit';
 import { HealthController } from './health.controller';
 import { databaseCheck, migrationsCheck, Readiness, type ReadinessCheck } from './readiness';
 
 /**
- * `/healthz` and `/readyz`. Readiness is global so that any module can add a check (`Readiness.add`); the
- * deployment's own parts (Redis) hand theirs in through ServerParts.readinessChecks.
+ * `/healthz` and `/readyz`. The deployment's own parts (Redis) hand their checks in through
+ * ServerParts.readinessChecks; shutdown marks the server draining through the application (`app.get(Readiness)`).
  */
-@Global()
 @Module({})
 export class HealthModule {
   static register(partChecks: readonly ReadinessCheck[] = []): DynamicModule {

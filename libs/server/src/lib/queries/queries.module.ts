@@ -35,12 +35,14 @@ const RUN_PARTS: Provider[] = [
 
 @Module({})
 export class QueriesModule {
-  /** @param eventLog the deployment's live query event log; this module writes it behind to the database. */
-  static register(eventLog: QueryEventLog): DynamicModule {
+  /**
+   * @param eventLog the deployment's live query event log; this module writes it behind to the database.
+   * @param tools the tools module (ToolsModule.register) whose catalogue and families the runs use.
+   */
+  static register(eventLog: QueryEventLog, tools: DynamicModule): DynamicModule {
     return {
       module: QueriesModule,
-      // Global for QueriesService alone: deleting a discussion cancels its runs first (DiscussionsService).
-      global: true,
+      imports: [tools],
       controllers: [QueriesController],
       providers: [
         ...RUN_PARTS,

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import {
   isTerminalEvent,
   problemOf,
@@ -24,7 +24,7 @@ import { PendingConfirmations } from './pending-confirmations';
 import { QuestionWrites } from './question-writes';
 import type { ReleaseRunSlot, RunSlots } from './run-slots';
 import type { QueryEventLog, QueryRecord } from './query-event-log';
-import { NO_RUN_OBSERVER, RUN_OBSERVER, type RunObserver } from './run-observer';
+import { RUN_OBSERVER, type RunObserver } from './run-observer';
 import { mayUseQuery, queryOwnerOf } from './query-owner';
 
 /** How much of a discussion the model sees, and how many memories are recalled into its context. */
@@ -60,7 +60,6 @@ export class QueriesService implements BeforeApplicationShutdown {
   >();
   /** False once the server drains for shutdown: new queries are refused (503), running ones may finish. */
   private accepting = true;
-  private readonly observer: RunObserver;
 
   constructor(
     @Inject(STORAGE) private readonly storage: Storage,
@@ -71,10 +70,9 @@ export class QueriesService implements BeforeApplicationShutdown {
     @Inject(RUN_SLOTS) private readonly runSlots: RunSlots,
     private readonly models: ModelCatalog,
     private readonly confirmations: PendingConfirmations,
-    @Optional() @Inject(RUN_OBSERVER) observer?: RunObserver,
-  ) {
-    this.observer = observer ?? NO_RUN_OBSERVER;
-  }
+    // From MetricsModule, which gives a no-op observer when metrics are off (so a missing one fails at start).
+    @Inject(RUN_OBSERVER) private readonly observer: RunObserver,
+  ) {}
 
   /**
    * Checks everything that can be refused with an ordinary HTTP error, reads what the model needs, and starts

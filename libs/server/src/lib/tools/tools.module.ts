@@ -1,4 +1,4 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import type { ToolFamily } from '@assistant/tool-kit';
 import { SERVER_CONFIG, type ServerConfig, TOOL_CATALOGUE } from '@assistant/server-kit';
 import { ConnectionsController } from './connections.controller';
@@ -17,7 +17,6 @@ import { OAuthConnections } from './oauth-connections.service';
  * server's custom tools, one family more), and the connections resource that feeds it: one module, since the
  * catalogue reads connections and their changes notify it.
  */
-@Global()
 @Module({})
 export class ToolsModule {
   static register(families: readonly ToolFamily[], customToolImporter?: ModuleImporter): DynamicModule {

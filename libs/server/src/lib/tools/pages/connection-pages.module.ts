@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { ConnectionPages } from './connection.pages';
 import { ConnectionsSection } from './connections-section';
 import { OAuthConnectPages } from './oauth-connect.pages';
@@ -7,5 +7,14 @@ import { OAuthConnectPages } from './oauth-connect.pages';
  * The connections in the browser: the forms of every provider, Connect Google or Microsoft, and the Connections
  * section of /profile. The web module finds them by their marks (`@SitePages`, `@ProfileSection`).
  */
-@Module({ providers: [ConnectionPages, OAuthConnectPages, ConnectionsSection] })
-export class ConnectionPagesModule {}
+@Module({})
+export class ConnectionPagesModule {
+  /** @param tools the tools module, whose connections and OAuth connections these pages change. */
+  static register(tools: DynamicModule): DynamicModule {
+    return {
+      module: ConnectionPagesModule,
+      imports: [tools],
+      providers: [ConnectionPages, OAuthConnectPages, ConnectionsSection],
+    };
+  }
+}
