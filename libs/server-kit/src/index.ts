@@ -3,6 +3,7 @@ export { hostedDatabase, hostedConfig } from './lib/config/hosted-config';
 export { type McpLimits, mcpLimitsOf } from './lib/config/mcp-limits';
 export { openStorageFor } from './lib/config/open-storage';
 export { readSettings, unknownSettingWarnings, warnOnStderr } from './lib/config/read-settings';
+export { SECRETS_KEY_FILE, secretsKeyOf } from './lib/config/secrets-key';
 export {
   type RateLimitConfig,
   type ServerConfig,

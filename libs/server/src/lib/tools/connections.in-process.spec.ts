@@ -10,9 +10,9 @@ import {
   parseToolInput,
   type ToolFamily,
 } from '@assistant/tool-kit';
+import { SECRETS_KEY_FILE } from '@assistant/server-kit';
 import { createAccount } from '../accounts/create-account';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
-import { SECRETS_KEY_FILE } from './secret-box';
 import { ToolCatalog } from './tool-catalog';
 
 const SECRET = 'hub-token-7f3a9c';

@@ -1,9 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { ToolFamily } from '@assistant/tool-kit';
-import { SERVER_CONFIG, type ServerConfig, TOOL_CATALOGUE } from '@assistant/server-kit';
+import { SERVER_CONFIG, type ServerConfig, TOOL_CATALOGUE, secretsKeyOf } from '@assistant/server-kit';
 import { ConnectionsController } from './connections.controller';
 import { ConnectionsService } from './connections.service';
-import { SecretBox, secretsKeyOf } from './secret-box';
+import { SecretBox } from './secret-box';
 import { StoredConnections } from './stored-connections';
 import { CONNECTION_SOURCE } from './connection-source';
 import { TOOL_FAMILIES, ToolCatalog } from './tool-catalog';
