@@ -73,16 +73,29 @@ const depConstraints = [
     onlyDependOnLibsWithTags: ['type:server-kit', ...ALL_LIBS],
     bannedExternalImports: SHARED_STATE_BACKENDS,
   },
+  // The authorization server and its consent pages build on the kit (pages, sessions, the storage and config
+  // ports), never on the server that mounts them.
+  {
+    sourceTag: 'type:oauth',
+    onlyDependOnLibsWithTags: ['type:server-kit', ...ALL_LIBS],
+    bannedExternalImports: SHARED_STATE_BACKENDS,
+  },
   // The server never loads a shared-state backend: a self-hosted install carries no Redis client.
   {
     sourceTag: 'type:server',
-    onlyDependOnLibsWithTags: ['type:server-kit', 'type:mcp-server', ...ALL_LIBS],
+    onlyDependOnLibsWithTags: ['type:server-kit', 'type:mcp-server', 'type:oauth', ...ALL_LIBS],
     bannedExternalImports: SHARED_STATE_BACKENDS,
   },
   // The hosted composition plugs Redis into the server's ports (`@assistant/server/hosting`).
   {
     sourceTag: 'type:hosted',
-    onlyDependOnLibsWithTags: ['type:server', 'type:server-kit', 'type:mcp-server', ...ALL_LIBS],
+    onlyDependOnLibsWithTags: [
+      'type:server',
+      'type:server-kit',
+      'type:mcp-server',
+      'type:oauth',
+      ...ALL_LIBS,
+    ],
   },
   {
     sourceTag: 'type:app',
@@ -91,6 +104,7 @@ const depConstraints = [
       'type:server',
       'type:server-kit',
       'type:mcp-server',
+      'type:oauth',
       ...ALL_LIBS,
     ],
   },

@@ -9,7 +9,6 @@ export { createAccount, parseScopeList } from './lib/accounts/create-account';
 export { listen, type RunningServer } from './lib/bootstrap/running-server';
 export type { Cluster } from './lib/cluster/cluster';
 export type { ReadinessCheck } from './lib/health/readiness';
-export { listClients, registerClient } from './lib/oauth/clients';
 export { eventJson } from './lib/queries/event-json';
 export { PendingConfirmations } from './lib/queries/pending-confirmations';
 export {

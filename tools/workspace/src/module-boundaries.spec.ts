@@ -114,10 +114,12 @@ describe('@nx/enforce-module-boundaries with workspace packages (@assistant/*)',
     expect(boundaryErrors(messages).map((m) => m.messageId)).toEqual(['bannedExternalImportsViolation']);
   });
 
-  // The server depends on the kit and on MCP; either importing the server back is a cycle, and a tag violation.
+  // The server depends on the kit, on MCP and on OAuth; any of them importing the server back is a cycle, and a tag
+  // violation.
   it.each([
     ['the server kit', 'libs/server-kit/src/__boundary-probe__.ts'],
     ['MCP', 'libs/mcp-server/src/__boundary-probe__.ts'],
+    ['OAuth', 'libs/oauth/src/__boundary-probe__.ts'],
   ])('fails when %s imports @assistant/server', async (_what, probe) => {
     const errors = boundaryErrors(await lintProbe(probe, importOf('@assistant/server')));
 
@@ -132,6 +134,21 @@ describe('@nx/enforce-module-boundaries with workspace packages (@assistant/*)',
 
     expect(errors).toHaveLength(1);
     expect(FORBIDDEN_LIB_IMPORT).toContain(errors[0].messageId);
+  });
+
+  it('fails when the server kit imports @assistant/oauth (OAuth builds on the kit, not the other way)', async () => {
+    const errors = boundaryErrors(
+      await lintProbe('libs/server-kit/src/__boundary-probe__.ts', importOf('@assistant/oauth')),
+    );
+
+    expect(errors).toHaveLength(1);
+    expect(FORBIDDEN_LIB_IMPORT).toContain(errors[0].messageId);
+  });
+
+  it('allows the server to import @assistant/oauth', async () => {
+    const messages = await lintProbe('libs/server/src/__boundary-probe__.ts', importOf('@assistant/oauth'));
+
+    expect(messages).toEqual([]);
   });
 
   it('allows MCP to import @assistant/server-kit', async () => {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { OperatorError } from '@assistant/contracts';
-import { createAccount, parseScopeList, listClients, registerClient } from '@assistant/server/hosting';
+import { createAccount, parseScopeList } from '@assistant/server/hosting';
+import { listClients, registerClient } from '@assistant/oauth';
 import { HOSTED_SETTINGS, readSettings, hostedDatabase, openStorageFor } from '@assistant/server-kit';
 
 export const HOSTED_OPS_USAGE = `Usage: assistant-hosted-ops <command> [options]

@@ -22,7 +22,7 @@ import { QueriesModule } from '../queries/queries.module';
 import { ClusterModule, clusterBusOf } from '../cluster/cluster.module';
 import { ToolsModule } from '../tools/tools.module';
 import { FAMILIES } from '../tools/families';
-import { OAuthModule } from '../oauth/oauth.module';
+import { OAuthModule } from '@assistant/oauth';
 import { McpModule } from '@assistant/mcp-server';
 import { WebModule } from '../web/web.module';
 import { ConnectionPagesModule } from '../tools/pages/connection-pages.module';

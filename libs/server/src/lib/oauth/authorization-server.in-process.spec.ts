@@ -1,55 +1,16 @@
 /**
  * The authorization server in-process: PKCE, refresh-token rotation with reuse detection, and the consent form's
  * CSRF token, on the real provider (oidc-provider) inside the in-process app — the same rules as
- * `apps/api-e2e/src/oauth.e2e-spec.ts` and `oauth-boundaries.e2e-spec.ts`, without a build or a child process.
+ * `apps/api-e2e/src/oauth.e2e-spec.ts` and `oauth-boundaries.e2e-spec.ts`, without a child process.
  *
- * oidc-provider is ESM-only, and jest runs the server's code as CommonJS in a sandbox of its own, where the
- * server's `import('oidc-provider')` cannot load it (see provider-sessions.in-process.spec.ts: its requests answer
- * 503 there). So this file loads it with Node's own loader and hands it to the server as that module. Two seams
- * of that hand-over, and only those, are bridged (`providerAcrossRealms`): the provider checks that its
- * configuration's objects are plain objects of its own realm (the sandbox's are not), and that the adapter class
- * is a constructor of its realm (so it gets a factory that calls `new`). Everything else is the server's own.
+ * The provider is ESM-only and `@assistant/oauth` loads it with `import()` at the first OAuth request; jest takes
+ * that library as built (CommonJS that keeps its `import()`), so the provider loads here through jest's own ESM
+ * loader, unmocked.
  */
 import { createHash } from 'node:crypto';
-import * as vm from 'node:vm';
 import type { LightMyRequestResponse } from 'fastify';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
 import { PageClient } from '../../testing/page-client';
-
-let mockOidcProvider: unknown;
-jest.mock('oidc-provider', () => mockOidcProvider);
-
-/** Code evaluated in Node's main context: its objects and imports are the main realm's, not jest's sandbox's. */
-function inMainRealm<T>(source: string): T {
-  return vm.runInThisContext(source, {
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  }) as T;
-}
-
-type OidcModule = { Provider: new (issuer: string, configuration: object) => object };
-
-/** oidc-provider as Node loads it, its `Provider` taking a configuration made in jest's sandbox. */
-async function providerAcrossRealms(): Promise<OidcModule> {
-  const oidc =
-    await inMainRealm<(specifier: string) => Promise<OidcModule>>('(s) => import(s)')('oidc-provider');
-  const plainCopy = inMainRealm<(value: unknown) => Record<string, unknown>>(`(function copy(value) {
-    if (Array.isArray(value)) return value.map(copy);
-    if (value === null || typeof value !== 'object') return value;
-    const prototype = Object.getPrototypeOf(value);
-    if (prototype !== null && prototype.constructor?.name !== 'Object') return value;
-    const plain = {};
-    for (const key of Object.keys(value)) plain[key] = copy(value[key]);
-    return plain;
-  })`);
-  const factoryOf = inMainRealm<(adapter: unknown) => unknown>('(Adapter) => (name) => new Adapter(name)');
-  class Provider extends oidc.Provider {
-    constructor(issuer: string, configuration: object) {
-      const plain = plainCopy(configuration);
-      super(issuer, { ...plain, adapter: factoryOf(plain['adapter']) });
-    }
-  }
-  return { ...oidc, Provider };
-}
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const VERIFIER = 'v'.repeat(43);
@@ -63,10 +24,6 @@ interface Tokens {
 let api: InProcessApp;
 let clientId: string;
 let browser: PageClient;
-
-beforeAll(async () => {
-  mockOidcProvider = await providerAcrossRealms();
-});
 
 beforeEach(async () => {
   api = await startInProcessApp();

@@ -1,8 +1,7 @@
 /**
  * The authorization server's browser session follows the pages' sign-in (B4): signing out or in ends it, and an
- * authorization request ends it unless it is the signed-in person's, before the provider decides anything. The
- * provider itself (ESM-only) does not load in this test tier — its requests answer 503 here — but its sessions
- * are records of the database and its cookie is the browser's, which is all these tests need.
+ * authorization request ends it unless it is the signed-in person's, before the provider decides anything. Its
+ * sessions are records of the database and its cookie is the browser's, which is all these tests need.
  */
 import { randomBytes } from 'node:crypto';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';

@@ -8,7 +8,7 @@ import {
   type ProblemAnswer,
   CREDENTIAL_PAGE_ROUTES,
 } from '@assistant/server-kit';
-import { isClientRegistration, isProviderRequest } from '../oauth/provider-routes';
+import { isClientRegistration, isProviderRequest } from '@assistant/oauth';
 
 /**
  * The bucket of each declared route, as Fastify names it (`POST /api/v1/queries`), from the contract's `rateLimit`

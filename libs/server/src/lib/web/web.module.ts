@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { OAuthModule } from '../oauth/oauth.module';
+import { OAuthModule } from '@assistant/oauth';
 import { PageRoutes } from './page-routes';
 import { PasswordAccounts } from './password-accounts';
 import { PasswordMail } from './password-mail';

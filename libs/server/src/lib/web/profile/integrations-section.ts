@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Integration } from '@assistant/contracts';
-import { IntegrationsService } from '../../oauth/integrations.service';
+import { IntegrationsService } from '@assistant/oauth';
 import {
   html,
   type Html,

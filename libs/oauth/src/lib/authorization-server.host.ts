@@ -11,8 +11,8 @@ import {
   PublicAddress,
   WebSessions,
   ProviderSessions,
+  secretsKeyOf,
 } from '@assistant/server-kit';
-import { secretsKeyOf } from '../tools/secret-box';
 import { createAuthorizationServer, providerCallback, type Provider } from './authorization-server';
 import { isAuthorizationRequest, isProviderRequest } from './provider-routes';
 import { handedOverAtPublicAddress, providerResponse } from './provider-request';
