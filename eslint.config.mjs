@@ -97,10 +97,18 @@ const depConstraints = [
       ...ALL_LIBS,
     ],
   },
+  // The self-hosted composition plugs the in-memory parts of one process into the same ports; the server knows
+  // neither composition (its tag list has neither), and `scope:self-host` below keeps this one off the hosted one.
+  {
+    sourceTag: 'type:self-host',
+    onlyDependOnLibsWithTags: ['type:server', 'type:server-kit', 'type:mcp-server', ...ALL_LIBS],
+    bannedExternalImports: SHARED_STATE_BACKENDS,
+  },
   {
     sourceTag: 'type:app',
     onlyDependOnLibsWithTags: [
       'type:hosted',
+      'type:self-host',
       'type:server',
       'type:server-kit',
       'type:mcp-server',
@@ -108,7 +116,8 @@ const depConstraints = [
       ...ALL_LIBS,
     ],
   },
-  // `assistant serve` and the self-hosted server run on one process: they never reach the hosted composition.
+  // `assistant serve`, the self-hosted server and their composition (`@assistant/self-host`) run on one process:
+  // they never reach the hosted composition.
   { sourceTag: 'scope:self-host', notDependOnLibsWithTags: ['type:hosted'] },
   // The stdio MCP launcher relays to a server over HTTP: never server or storage.
   {

@@ -5,6 +5,12 @@ export { openStorageFor } from './lib/config/open-storage';
 export { readSettings, unknownSettingWarnings, warnOnStderr } from './lib/config/read-settings';
 export { SECRETS_KEY_FILE, secretsKeyOf } from './lib/config/secrets-key';
 export {
+  databaseFileIn,
+  type RememberedDatabaseFile,
+  rememberedDatabase,
+} from './lib/config/remembered-database';
+export { type SelfHostConfig, selfHostConfig, defaultToolsDir } from './lib/config/self-host-config';
+export {
   type RateLimitConfig,
   type ServerConfig,
   type OAuthClientName,

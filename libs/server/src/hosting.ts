@@ -1,11 +1,13 @@
 /**
  * `@assistant/server/hosting`: what a deployment's composition plugs into — the ports a shared-state backend
  * implements (query event log, run slots, runner liveness, cluster bus, confirmation exchange, MCP sessions,
- * readiness), the settings and start-up it composes with, and the helpers those implementations share with the
- * in-memory ones. `@assistant/hosted` (Redis) builds on it; `@assistant/server` itself never imports a backend,
- * so a self-hosted install carries no Redis client.
+ * readiness) and their in-memory implementations, the start-up it composes with (`listen`), and the account,
+ * sign-in, custom-tools and secrets helpers its commands share with the server. Both composition roots build on it:
+ * `@assistant/hosted` (Redis, any number of instances) and `@assistant/self-host` (one process, one data
+ * directory); their settings are `@assistant/server-kit`'s. `@assistant/server` imports neither root and never a
+ * backend, so a self-hosted install carries no Redis client.
  */
-export { createAccount, parseScopeList } from './lib/accounts/create-account';
+export { createAccount, parseScopeList, type CreatedAccount } from './lib/accounts/create-account';
 export { listen, type RunningServer } from './lib/bootstrap/running-server';
 export type { Cluster } from './lib/cluster/cluster';
 export type { ReadinessCheck } from './lib/health/readiness';
@@ -24,3 +26,7 @@ export {
 export { runCapReached, type ReleaseRunSlot, type RunSlots } from './lib/queries/run-slots';
 export type { RunnerLiveness } from './lib/queries/runner-liveness';
 export { MemoryRateLimitStore, type RateLimitStore } from './lib/rate-limit/rate-limit.store';
+export { CustomTools } from './lib/tools/custom/custom-tools';
+export { SECRETS_KEY_FILE, secretsKeyOf } from './lib/tools/secret-box';
+export { normalEmail } from './lib/web/password-accounts';
+export { issueSignInLink, useSignInLink } from './lib/web/sign-in-links';

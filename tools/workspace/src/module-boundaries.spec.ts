@@ -160,6 +160,52 @@ describe('@nx/enforce-module-boundaries with workspace packages (@assistant/*)',
     expect(messages).toEqual([]);
   });
 
+  // The self-hosted composition builds on the server as the hosted one does: the server importing it back is a cycle,
+  // and a tag violation; and it runs on one process, so the hosted composition is out of its reach.
+  it('fails when the server imports @assistant/self-host (the composition builds on the server)', async () => {
+    const errors = boundaryErrors(
+      await lintProbe('libs/server/src/__boundary-probe__.ts', importOf('@assistant/self-host')),
+    );
+
+    expect(errors).toHaveLength(1);
+    expect(FORBIDDEN_LIB_IMPORT).toContain(errors[0].messageId);
+  });
+
+  // Refused twice over (type:self-host's list has no type:hosted, and scope:self-host never reaches it); the rule
+  // reports the first.
+  it('fails when the self-hosted composition imports @assistant/hosted', async () => {
+    const errors = boundaryErrors(
+      await lintProbe('libs/self-host/src/__boundary-probe__.ts', importOf('@assistant/hosted')),
+    );
+
+    expect(errors).toHaveLength(1);
+    expect(['onlyTagsConstraintViolation', 'notTagsConstraintViolation']).toContain(errors[0].messageId);
+  });
+
+  it('fails when the self-hosted composition imports a Redis client', async () => {
+    const messages = await lintProbe('libs/self-host/src/__boundary-probe__.ts', importOf('ioredis'));
+
+    expect(boundaryErrors(messages).map((m) => m.messageId)).toEqual(['bannedExternalImportsViolation']);
+  });
+
+  it('allows the self-hosted composition to import @assistant/server/hosting', async () => {
+    const messages = await lintProbe(
+      'libs/self-host/src/__boundary-probe__.ts',
+      importOf('@assistant/server/hosting'),
+    );
+
+    expect(messages).toEqual([]);
+  });
+
+  it('allows the self-hosted server to import @assistant/self-host', async () => {
+    const messages = await lintProbe(
+      'apps/self-host-server/src/__boundary-probe__.ts',
+      importOf('@assistant/self-host'),
+    );
+
+    expect(messages).toEqual([]);
+  });
+
   it('allows the hosted API to import @assistant/hosted', async () => {
     const messages = await lintProbe(
       'apps/hosted-api/src/__boundary-probe__.ts',

@@ -44,7 +44,7 @@ Whoever has the file has all the data and every stored password: keep it private
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Backup);
-    const { backupSelfHost, describeBackup, describeBackupError } = await import('@assistant/server');
+    const { backupSelfHost, describeBackup, describeBackupError } = await import('@assistant/self-host');
     try {
       const result = await backupSelfHost(args.file, {
         dataDir: flags['data-dir'],

@@ -33,7 +33,7 @@ A server on PostgreSQL (--database-url) is restored with pg_restore instead; doc
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Restore);
-    const { restoreSelfHost, describeRestore, describeBackupError } = await import('@assistant/server');
+    const { restoreSelfHost, describeRestore, describeBackupError } = await import('@assistant/self-host');
     try {
       this.log(describeRestore(await restoreSelfHost(args.file, { dataDir: flags['data-dir'] })));
     } catch (error) {

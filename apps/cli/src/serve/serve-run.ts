@@ -2,12 +2,9 @@
 // requires it only for `serve`. Static here, so that Node's CommonJS loader takes the server's ~2,000 modules
 // directly instead of starting through the ESM loader that a dynamic import() uses.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import {
-  closeOnSignals,
-  describeStartupError,
-  issueSelfHostSignInLink,
-  startSelfHost,
-} from '@assistant/server';
+import { closeOnSignals, describeStartupError } from '@assistant/server';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { issueSelfHostSignInLink, startSelfHost } from '@assistant/self-host';
 import type { ServeFlagValues } from './serve-flags';
 
 /**

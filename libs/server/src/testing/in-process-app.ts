@@ -9,11 +9,10 @@ import { openStorage, type Dialect, type Storage } from '@assistant/storage';
 import { dropTestSchema, testPostgresConfig } from '@assistant/storage/testing';
 import type { ToolFamily } from '@assistant/tool-kit';
 import { createAccount } from '../lib/accounts/create-account';
-import { type ServerConfig, HTTP_TIMEOUTS, type HttpTimeouts } from '@assistant/server-kit';
+import { type ServerConfig, HTTP_TIMEOUTS, type HttpTimeouts, selfHostConfig } from '@assistant/server-kit';
 import { createHttpApp } from '../lib/bootstrap/create-http-app';
 import { MemoryQueryEventLog } from '../lib/queries/query-event-log';
 import { MemoryRateLimitStore } from '../lib/rate-limit/rate-limit.store';
-import { selfHostConfig } from '../lib/self-host/self-host';
 import { closeParts, type ServerParts } from '../lib/bootstrap/server-parts';
 
 /**

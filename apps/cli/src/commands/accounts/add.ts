@@ -47,7 +47,10 @@ To let that person into their profile page (/profile) in a browser, run "assista
 
   async run(): Promise<void> {
     const { flags } = await this.parse(AccountsAdd);
-    const { addSelfHostAccount, describeStartupError } = await import('@assistant/server');
+    const [{ addSelfHostAccount }, { describeStartupError }] = await Promise.all([
+      import('@assistant/self-host'),
+      import('@assistant/server'),
+    ]);
     try {
       const account = await addSelfHostAccount({
         dataDir: flags['data-dir'],

@@ -32,7 +32,10 @@ The server must be running on the data directory (the link points at it); give t
 
   async run(): Promise<void> {
     const { flags } = await this.parse(AccountsLoginLink);
-    const { issueAccountSignInLink, describeStartupError } = await import('@assistant/server');
+    const [{ issueAccountSignInLink }, { describeStartupError }] = await Promise.all([
+      import('@assistant/self-host'),
+      import('@assistant/server'),
+    ]);
     try {
       const link = await issueAccountSignInLink({
         dataDir: flags['data-dir'],

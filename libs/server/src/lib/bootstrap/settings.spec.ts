@@ -1,8 +1,14 @@
 import { join } from 'node:path';
 import { OperatorError } from '@assistant/contracts';
 import { describeStartupError } from '../bootstrap/process-lifecycle';
-import { hostedConfig, hostedDatabase, HOSTED_SETTINGS, SELF_HOST_SETTINGS } from '@assistant/server-kit';
-import { selfHostConfig, type SelfHostOptions } from '../self-host/self-host';
+import {
+  hostedConfig,
+  hostedDatabase,
+  HOSTED_SETTINGS,
+  SELF_HOST_SETTINGS,
+  selfHostConfig,
+  type SelfHostFlags,
+} from '@assistant/server-kit';
 
 /** A machine with nothing configured: the tests must not depend on the shell they run in. */
 const HOME = { XDG_DATA_HOME: '/home/ada/.local/share' };
@@ -17,7 +23,7 @@ const ignore = (line: string) => void line;
 
 function selfHost(
   env: Record<string, string>,
-  flags: SelfHostOptions = {},
+  flags: SelfHostFlags = {},
   warn: (line: string) => void = ignore,
 ) {
   return selfHostConfig(flags, { ...HOME, ...env }, warn);

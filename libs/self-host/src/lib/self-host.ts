@@ -1,31 +1,31 @@
 import { mkdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { OperatorError } from '@assistant/contracts';
-import { sqliteFileIn, type DatabaseConfig } from '@assistant/storage';
+import type { DatabaseConfig } from '@assistant/storage';
+import { credentialsFileIn } from '@assistant/client/local';
 import {
+  defaultToolsDir,
   openStorageFor,
-  deploymentConfig,
-  type ServerConfig,
-  SELF_HOST_SETTINGS,
+  selfHostConfig,
   type SelfHostFlags,
-  readSettings,
-  unknownSettingWarnings,
-  warnOnStderr,
   terminalLogDestination,
 } from '@assistant/server-kit';
-import { MemoryRateLimitStore } from '../rate-limit/rate-limit.store';
-import { MemoryQueryEventLog } from '../queries/query-event-log';
-import { listen, type RunningServer } from '../bootstrap/running-server';
-import { lockDataDir } from './data-dir-lock';
-import { credentialsFileIn, resolveDataDir } from '@assistant/client/local';
+import {
+  createAccount,
+  CustomTools,
+  issueSignInLink,
+  listen,
+  MemoryQueryEventLog,
+  MemoryRateLimitStore,
+  parseScopeList,
+  type CreatedAccount,
+  type RunningServer,
+} from '@assistant/server/hosting';
 import { writeCredentials } from './credentials-file';
+import { lockDataDir } from './data-dir-lock';
 import { ensureOwner } from './owner-account';
-import { createAccount, parseScopeList, type CreatedAccount } from '../accounts/create-account';
-import { issueSignInLink } from '../web/sign-in-links';
-import { CustomTools } from '../tools/custom/custom-tools';
-import { refuseUnknownDatabase, rememberDatabase, rememberedDatabase } from './remembered-database';
+import { refuseUnknownDatabase, rememberDatabase } from './remembered-database';
 
-/** The flags of `assistant serve`: `model` is the default model, and so on (config/settings.ts). */
+/** The flags of `assistant serve`: `model` is the default model, and so on (@assistant/server-kit's settings). */
 export type SelfHostOptions = SelfHostFlags;
 
 export interface SelfHostServer extends RunningServer {
@@ -40,31 +40,6 @@ export interface SelfHostServer extends RunningServer {
   signInLink: string;
   /** The custom tools folder and the tools it held at start. */
   customTools: { folder: string; tools: string[] };
-}
-
-/** Flags win over `ASSISTANT_*` variables, which win over the defaults (SELF_HOST_SETTINGS). */
-export function selfHostConfig(
-  options: SelfHostOptions,
-  env: NodeJS.ProcessEnv = process.env,
-  warn: (line: string) => void = warnOnStderr,
-): ServerConfig & { dataDir: string; customToolsDir: string } {
-  const settings = readSettings(SELF_HOST_SETTINGS, env, options);
-  unknownSettingWarnings(SELF_HOST_SETTINGS, env, 'the self-hosted server').forEach(warn);
-  // The clients find the data directory with the same function, so that they read the credentials written here.
-  const dataDir = resolveDataDir(settings.ASSISTANT_DATA_DIR, env);
-  return {
-    deployment: 'self-hosted',
-    ...deploymentConfig(settings),
-    // A data directory set up with PostgreSQL remembers it (remembered-database.ts): a URL given wins.
-    database: settings.ASSISTANT_DATABASE_URL ??
-      rememberedDatabase(dataDir) ?? { dialect: 'sqlite', file: sqliteFileIn(dataDir) },
-    tokenCacheTtlMs: 60_000,
-    secretsKey: settings.ASSISTANT_SECRETS_KEY,
-    dataDir,
-    customToolsDir: settings.ASSISTANT_TOOLS_DIR
-      ? resolve(settings.ASSISTANT_TOOLS_DIR)
-      : defaultToolsDir(dataDir),
-  };
 }
 
 /**
@@ -172,11 +147,6 @@ export async function addSelfHostAccount(
   } finally {
     await storage.close();
   }
-}
-
-/** Where a self-hosted server looks for custom tool modules unless told otherwise. */
-export function defaultToolsDir(dataDir: string): string {
-  return join(dataDir, 'tools');
 }
 
 function isDirectory(path: string | undefined): boolean {

@@ -2,11 +2,10 @@ import { existsSync } from 'node:fs';
 import { OperatorError } from '@assistant/contracts';
 import type { Storage } from '@assistant/storage';
 import { credentialsFileIn, readCredentials } from '@assistant/client/local';
-import { openStorageFor } from '@assistant/server-kit';
-import { normalEmail } from '../web/password-accounts';
-import { issueSignInLink } from '../web/sign-in-links';
+import { openStorageFor, selfHostConfig } from '@assistant/server-kit';
+import { issueSignInLink, normalEmail } from '@assistant/server/hosting';
 import { dataDirInUse } from './data-dir-lock';
-import { selfHostConfig, type SelfHostOptions } from './self-host';
+import type { SelfHostOptions } from './self-host';
 
 type DirectoryOptions = Pick<SelfHostOptions, 'dataDir' | 'databaseUrl'>;
 
