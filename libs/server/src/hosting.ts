@@ -27,6 +27,5 @@ export { runCapReached, type ReleaseRunSlot, type RunSlots } from './lib/queries
 export type { RunnerLiveness } from './lib/queries/runner-liveness';
 export { MemoryRateLimitStore, type RateLimitStore } from './lib/rate-limit/rate-limit.store';
 export { CustomTools } from './lib/tools/custom/custom-tools';
-export { SECRETS_KEY_FILE, secretsKeyOf } from './lib/tools/secret-box';
 export { normalEmail } from './lib/web/password-accounts';
 export { issueSignInLink, useSignInLink } from './lib/web/sign-in-links';

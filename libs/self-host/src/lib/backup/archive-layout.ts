@@ -1,7 +1,7 @@
 import { basename, win32 } from 'node:path';
 import { sqliteFileIn } from '@assistant/storage';
 import { credentialsFileIn } from '@assistant/client/local';
-import { SECRETS_KEY_FILE } from '@assistant/server/hosting';
+import { SECRETS_KEY_FILE } from '@assistant/server-kit';
 import { describeType, TYPE } from './tar-format';
 
 /**

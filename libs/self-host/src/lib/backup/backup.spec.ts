@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStorage, sqliteFileIn } from '@assistant/storage';
-import { secretsKeyOf } from '@assistant/server/hosting';
+import { secretsKeyOf } from '@assistant/server-kit';
 import { backupSelfHost } from './backup';
 import { restoreSelfHost } from './restore';
 import { describeBackup } from './backup-summary';

@@ -34,6 +34,3 @@ export class SecretBox {
     return JSON.parse(text.toString('utf8')) as Record<string, unknown>;
   }
 }
-
-// self-host/ (backup) still reads these here; they are declared once, in the kit, with how the server derives its key.
-export { SECRETS_KEY_FILE, secretsKeyOf } from '@assistant/server-kit';
