@@ -2,20 +2,11 @@ export { withConfigTable } from './lib/config/config-table';
 export { hostedDatabase, hostedConfig } from './lib/config/hosted-config';
 export { type McpLimits, mcpLimitsOf } from './lib/config/mcp-limits';
 export { openStorageFor } from './lib/config/open-storage';
-export { readSettings, unknownSettingWarnings, warnOnStderr } from './lib/config/read-settings';
+export { readSettings, warnOnStderr } from './lib/config/read-settings';
+export { databaseFileIn, type RememberedDatabaseFile } from './lib/config/remembered-database';
 export { SECRETS_KEY_FILE, secretsKeyOf } from './lib/config/secrets-key';
-export {
-  databaseFileIn,
-  type RememberedDatabaseFile,
-  rememberedDatabase,
-} from './lib/config/remembered-database';
-export { type SelfHostConfig, selfHostConfig, defaultToolsDir } from './lib/config/self-host-config';
-export {
-  type RateLimitConfig,
-  type ServerConfig,
-  type OAuthClientName,
-  deploymentConfig,
-} from './lib/config/server-config';
+export { selfHostConfig, defaultToolsDir } from './lib/config/self-host-config';
+export { type RateLimitConfig, type ServerConfig, type OAuthClientName } from './lib/config/server-config';
 export { type SelfHostFlags, SELF_HOST_SETTINGS, HOSTED_SETTINGS } from './lib/config/settings';
 export { ApiError } from './lib/http/api-error';
 export { isEventStreamRoute } from './lib/http/event-stream-routes';
@@ -82,6 +73,7 @@ export {
 export { STORAGE, SERVER_CONFIG } from './lib/ports/core-tokens';
 export { type DevicePairing, DEVICE_PAIRING } from './lib/ports/device-pairing';
 export { type RefreshLock, REFRESH_LOCK, MemoryRefreshLock } from './lib/ports/refresh-lock';
+export { InjectRepository, repositoryProviders } from './lib/ports/repositories';
 export { type RunTools, TOOL_CATALOGUE, type ToolCatalogue } from './lib/ports/tool-catalogue';
 export { Route, RouteBody, RouteQuery, routesOutsideApi } from './lib/routing/route.decorator';
 export { RoutingModule } from './lib/routing/routing.module';

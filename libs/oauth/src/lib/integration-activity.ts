@@ -1,10 +1,10 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ENDPOINTS, routePattern, type Scope } from '@assistant/contracts';
 import type { Principal } from '@assistant/auth';
-import type { Storage } from '@assistant/storage';
-import { STORAGE } from '@assistant/server-kit';
+import type { IntegrationActivityRepository } from '@assistant/storage';
+import { InjectRepository } from '@assistant/server-kit';
 
 /** The same thing by the same application is noted once a minute at most: the profile shows what, not how often. */
 const SAME_ENTRY_MS = 60_000;
@@ -21,7 +21,8 @@ export class IntegrationActivity implements OnModuleInit {
   private readonly noted = new Map<string, number>();
 
   constructor(
-    @Inject(STORAGE) private readonly storage: Storage,
+    @InjectRepository('integrationActivity')
+    private readonly integrationActivity: IntegrationActivityRepository,
     private readonly adapterHost: HttpAdapterHost,
   ) {}
 
@@ -44,7 +45,7 @@ export class IntegrationActivity implements OnModuleInit {
     this.noted.set(key, now);
     if (this.noted.size > 10_000) this.noted.clear();
     // Informative only: failing to note it must not fail anything.
-    void this.storage.integrationActivity
+    void this.integrationActivity
       .record(principal.userId, principal.clientId, {
         at: new Date(now),
         what,

@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { isScope, type Integration } from '@assistant/contracts';
 import { TokenService } from '@assistant/auth';
-import type { OAuthRecord, Storage } from '@assistant/storage';
-import { STORAGE, ApiError } from '@assistant/server-kit';
+import type { IntegrationActivityRepository, OAuthRecord, OAuthRecordsRepository } from '@assistant/storage';
+import { InjectRepository, ApiError } from '@assistant/server-kit';
 
 /** How many of an application's latest calls the account sees. */
 const RECENT_ACTIVITY = 10;
@@ -21,12 +21,14 @@ interface GrantPayload {
 @Injectable()
 export class IntegrationsService {
   constructor(
-    @Inject(STORAGE) private readonly storage: Storage,
+    @InjectRepository('oauth') private readonly oauthRecords: OAuthRecordsRepository,
+    @InjectRepository('integrationActivity')
+    private readonly integrationActivity: IntegrationActivityRepository,
     private readonly tokens: TokenService,
   ) {}
 
   async list(userId: string): Promise<Integration[]> {
-    const grants = await this.storage.oauth.grantsOf(userId);
+    const grants = await this.oauthRecords.grantsOf(userId);
     const byClient = new Map<string, OAuthRecord[]>();
     for (const grant of grants) {
       const clientId = (grant.payload as unknown as GrantPayload).clientId;
@@ -34,11 +36,11 @@ export class IntegrationsService {
     }
     return Promise.all(
       [...byClient].map(async ([clientId, clientGrants]) => {
-        const client = await this.storage.oauth.find('Client', clientId);
+        const client = await this.oauthRecords.find('Client', clientId);
         const scopes = new Set(clientGrants.flatMap((g) => scopesOf(g.payload as unknown as GrantPayload)));
         const created = Math.min(...clientGrants.map((g) => (g.payload as unknown as GrantPayload).iat ?? 0));
         const used = clientGrants.map((g) => g.lastUsedAt?.getTime() ?? 0);
-        const activity = await this.storage.integrationActivity.recent(userId, clientId, RECENT_ACTIVITY);
+        const activity = await this.integrationActivity.recent(userId, clientId, RECENT_ACTIVITY);
         return {
           client_id: clientId,
           name: String(client?.payload.client_name ?? clientId),
@@ -56,10 +58,10 @@ export class IntegrationsService {
   }
 
   async revoke(userId: string, clientId: string): Promise<void> {
-    const removed = await this.storage.oauth.revokeClient(userId, clientId);
+    const removed = await this.oauthRecords.revokeClient(userId, clientId);
     this.tokens.forget({ userId, clientId });
     if (removed === 0) throw ApiError.notFound('integration');
-    await this.storage.integrationActivity.forget({ userId, clientId });
+    await this.integrationActivity.forget({ userId, clientId });
   }
 }
 

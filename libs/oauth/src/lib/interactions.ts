@@ -1,10 +1,10 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SCOPE_DESCRIPTIONS, isScope, type Scope } from '@assistant/contracts';
-import type { Storage } from '@assistant/storage';
+import type { UsersRepository, OAuthRecordsRepository } from '@assistant/storage';
 import {
-  STORAGE,
+  InjectRepository,
   WebSessions,
   html,
   renderPage,
@@ -38,7 +38,8 @@ export class Interactions implements OnModuleInit {
   constructor(
     private readonly server: AuthorizationServerHost,
     private readonly sessions: WebSessions,
-    @Inject(STORAGE) private readonly storage: Storage,
+    @InjectRepository('users') private readonly users: UsersRepository,
+    @InjectRepository('oauth') private readonly oauthRecords: OAuthRecordsRepository,
     private readonly adapterHost: HttpAdapterHost,
     private readonly address: PublicAddress,
   ) {}
@@ -64,7 +65,7 @@ export class Interactions implements OnModuleInit {
     }
     if (userId !== details.session?.accountId) return this.startAgain(reply, details.params);
     const client = await provider.Client.find(String(details.params.client_id));
-    const user = await this.storage.users.findById(userId);
+    const user = await this.users.findById(userId);
     const scopes = requestedScopes(details.prompt.details as ConsentDetails);
     const name = client?.clientName ?? String(details.params.client_id);
     const returnTo = URL.canParse(String(details.params.redirect_uri))
@@ -165,7 +166,7 @@ export class Interactions implements OnModuleInit {
   private async startAgainOrExpired(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     const uid = String((request.params as { uid?: string }).uid ?? '');
     if (uid && readCookie(request, PROVIDER_INTERACTION_COOKIE) === uid) {
-      const params = (await this.storage.oauth.find('Interaction', uid))?.payload.params;
+      const params = (await this.oauthRecords.find('Interaction', uid))?.payload.params;
       if (typeof params === 'object' && params !== null) {
         return this.startAgain(reply, params as Record<string, unknown>);
       }

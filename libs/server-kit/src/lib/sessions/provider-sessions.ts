@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { Storage } from '@assistant/storage';
-import { STORAGE } from '../ports/core-tokens';
+import type { OAuthRecordsRepository } from '@assistant/storage';
+import { InjectRepository } from '../ports/repositories';
 import { readCookie } from './session-cookie';
 
 /** The cookie in which the authorization server keeps its browser session's id (oidc-provider's `cookies.names`). */
@@ -23,20 +23,20 @@ export const PROVIDER_INTERACTION_COOKIE = '_interaction';
  */
 @Injectable()
 export class ProviderSessions {
-  constructor(@Inject(STORAGE) private readonly storage: Storage) {}
+  constructor(@InjectRepository('oauth') private readonly oauthRecords: OAuthRecordsRepository) {}
 
   /** Ends the provider session of this request's browser, if it has one. */
   async end(request: FastifyRequest): Promise<void> {
     const id = readCookie(request, PROVIDER_SESSION_COOKIE);
-    if (id) await this.storage.oauth.destroy('Session', id);
+    if (id) await this.oauthRecords.destroy('Session', id);
   }
 
   /** Ends it unless it is `userId`'s (or of no one yet): `userId` is who is signed in to the pages, or null. */
   async endUnlessOf(request: FastifyRequest, userId: string | null): Promise<void> {
     const id = readCookie(request, PROVIDER_SESSION_COOKIE);
     if (!id) return;
-    const session = await this.storage.oauth.find('Session', id);
+    const session = await this.oauthRecords.find('Session', id);
     const accountId = session?.payload.accountId;
-    if (accountId !== undefined && accountId !== userId) await this.storage.oauth.destroy('Session', id);
+    if (accountId !== undefined && accountId !== userId) await this.oauthRecords.destroy('Session', id);
   }
 }

@@ -2,8 +2,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Storage, WebSession } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE } from '../ports/core-tokens';
+import type { WebSession, WebSessionsRepository } from '@assistant/storage';
+import { SERVER_CONFIG } from '../ports/core-tokens';
+import { InjectRepository } from '../ports/repositories';
 import type { ServerConfig } from '../config/server-config';
 import { ProviderSessions } from './provider-sessions';
 import { appendSetCookie, readCookie, sessionCookie, sessionCookieName } from './session-cookie';
@@ -49,7 +50,7 @@ export class WebSessions implements OnModuleInit {
   private readonly pendingCookies = new WeakMap<FastifyRequest, string>();
 
   constructor(
-    @Inject(STORAGE) private readonly storage: Storage,
+    @InjectRepository('webSessions') private readonly webSessions: WebSessionsRepository,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     private readonly adapterHost: HttpAdapterHost,
     private readonly providerSessions: ProviderSessions,
@@ -90,7 +91,7 @@ export class WebSessions implements OnModuleInit {
   /** Signs this browser in as `userId`, in a new session that replaces the one it had. */
   async signIn(request: FastifyRequest, userId: string): Promise<void> {
     const previous = await this.sessionFor(request);
-    if (previous) await this.storage.webSessions.delete(previous.digest);
+    if (previous) await this.webSessions.delete(previous.digest);
     await this.providerSessions.end(request);
     await this.start(request, userId);
   }
@@ -101,13 +102,13 @@ export class WebSessions implements OnModuleInit {
    */
   async signOutElsewhere(request: FastifyRequest, userId: string): Promise<void> {
     const session = await this.sessionFor(request);
-    await this.storage.webSessions.deleteAllOf(userId, session?.userId === userId ? session.digest : null);
+    await this.webSessions.deleteAllOf(userId, session?.userId === userId ? session.digest : null);
   }
 
   /** Ends this browser's session, in the database and in the browser. */
   async signOut(request: FastifyRequest): Promise<void> {
     const session = await this.sessionFor(request);
-    if (session) await this.storage.webSessions.delete(session.digest);
+    if (session) await this.webSessions.delete(session.digest);
     await this.providerSessions.end(request);
     this.resolved.set(request, Promise.resolve(null));
     this.pendingCookies.set(request, sessionCookie(this.isHttps(request), '', 0));
@@ -135,13 +136,13 @@ export class WebSessions implements OnModuleInit {
     const value = readCookie(request, sessionCookieName(secure));
     if (!value || !COOKIE_VALUE.test(value)) return null;
     const now = new Date();
-    const session = await this.storage.webSessions.findLive(digestOf(value), now);
+    const session = await this.webSessions.findLive(digestOf(value), now);
     if (!session) return null;
     const lifetime = session.userId ? SESSION_LIFETIMES.signedInMs : SESSION_LIFETIMES.signedOutMs;
     const sinceMoved = now.getTime() - (session.expiresAt.getTime() - lifetime);
     if (session.userId && sinceMoved >= SESSION_LIFETIMES.slideEveryMs) {
       const expiresAt = new Date(now.getTime() + lifetime);
-      await this.storage.webSessions.extend(session.digest, expiresAt);
+      await this.webSessions.extend(session.digest, expiresAt);
       this.pendingCookies.set(request, sessionCookie(secure, value, lifetime / 1000));
       return { ...session, expiresAt };
     }
@@ -151,7 +152,7 @@ export class WebSessions implements OnModuleInit {
   private async start(request: FastifyRequest, userId: string | null): Promise<WebSession> {
     const value = randomValue();
     const lifetime = userId ? SESSION_LIFETIMES.signedInMs : SESSION_LIFETIMES.signedOutMs;
-    const session = await this.storage.webSessions.create({
+    const session = await this.webSessions.create({
       digest: digestOf(value),
       userId,
       csrfSecret: randomValue(),

@@ -1,15 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Account, UpdateAccount } from '@assistant/contracts';
 import type { Principal } from '@assistant/auth';
-import type { Storage, UserEntity } from '@assistant/storage';
-import { STORAGE, SERVER_CONFIG, type ServerConfig, ApiError } from '@assistant/server-kit';
+import type { UserEntity, UsersRepository } from '@assistant/storage';
+import { InjectRepository, SERVER_CONFIG, type ServerConfig, ApiError } from '@assistant/server-kit';
 import { ToolCatalog } from '../tools/tool-catalog';
 
 /** The caller's account as `/me` shows it, and the settings it may change there. */
 @Injectable()
 export class AccountService {
   constructor(
-    @Inject(STORAGE) private readonly storage: Storage,
+    @InjectRepository('users') private readonly users: UsersRepository,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     private readonly catalog: ToolCatalog,
   ) {}
@@ -27,12 +27,12 @@ export class AccountService {
         unknown.map((name) => ({ field: 'auto_approved_tools', message: `unknown tool ${name}` })),
       );
     }
-    await this.storage.users.setAutoApprovedTools(principal.userId, [...new Set(body.auto_approved_tools)]);
+    await this.users.setAutoApprovedTools(principal.userId, [...new Set(body.auto_approved_tools)]);
     return this.describe(principal);
   }
 
   private async user(principal: Principal): Promise<UserEntity> {
-    const user = await this.storage.users.findById(principal.userId);
+    const user = await this.users.findById(principal.userId);
     if (!user) throw ApiError.notFound('account');
     return user;
   }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { isScope, type Scope } from '@assistant/contracts';
 import {
   AuthError,
@@ -9,8 +9,13 @@ import {
   type IssuedToken,
   type Principal,
 } from '@assistant/auth';
-import type { PairingCodeEntity, Storage, TokenEntity } from '@assistant/storage';
-import { STORAGE, ApiError } from '@assistant/server-kit';
+import type {
+  PairingCodeEntity,
+  TokenEntity,
+  PairingCodesRepository,
+  TokensRepository,
+} from '@assistant/storage';
+import { InjectRepository, ApiError } from '@assistant/server-kit';
 
 /** How long a pairing code can be claimed (SPEC §3). */
 export const PAIRING_CODE_LIFETIME_MS = 10 * 60_000;
@@ -32,7 +37,8 @@ export type PairingState = 'waiting' | 'claimed' | 'expired';
 @Injectable()
 export class PairingService {
   constructor(
-    @Inject(STORAGE) private readonly storage: Storage,
+    @InjectRepository('pairingCodes') private readonly pairingCodes: PairingCodesRepository,
+    @InjectRepository('tokens') private readonly tokensRecords: TokensRepository,
     private readonly tokens: TokenService,
   ) {}
 
@@ -42,7 +48,7 @@ export class PairingService {
     const expiresAt = creator.expiresAt && creator.expiresAt < lifetimeEnd ? creator.expiresAt : lifetimeEnd;
     for (let draw = 0; draw < MAX_DRAWS; draw++) {
       const { code, digest } = generatePairingCode();
-      const record = await this.storage.pairingCodes
+      const record = await this.pairingCodes
         .create(
           {
             userId: creator.userId,
@@ -67,7 +73,7 @@ export class PairingService {
   private async refusedIfCreatorRevoked(creator: Principal, error: unknown): Promise<never> {
     const parent = storedTokenIdOf(creator);
     const kind = creator.kind === 'device' ? 'device' : 'personal';
-    if (parent && !(await this.storage.tokens.find(creator.userId, parent, kind))) {
+    if (parent && !(await this.tokensRecords.find(creator.userId, parent, kind))) {
       throw AuthError.invalidToken('the token making this call has been revoked');
     }
     throw error;
@@ -79,10 +85,10 @@ export class PairingService {
     id: string,
     now = new Date(),
   ): Promise<{ record: PairingCodeEntity; state: PairingState; device: TokenEntity | null }> {
-    const record = await this.storage.pairingCodes.get(userId, id);
+    const record = await this.pairingCodes.get(userId, id);
     if (!record) throw ApiError.notFound('pairing code');
     const device = record.deviceTokenId
-      ? await this.storage.tokens.find(userId, record.deviceTokenId, 'device')
+      ? await this.tokensRecords.find(userId, record.deviceTokenId, 'device')
       : null;
     return { record, state: pairingState(record, now), device };
   }
@@ -95,7 +101,7 @@ export class PairingService {
    */
   async claim(code: string, deviceName: string): Promise<IssuedToken> {
     const digest = digestPairingCode(code);
-    const claimed = digest ? await this.storage.pairingCodes.claim(digest) : null;
+    const claimed = digest ? await this.pairingCodes.claim(digest) : null;
     if (!claimed) throw badCode();
     let issued: IssuedToken;
     try {
@@ -112,7 +118,7 @@ export class PairingService {
       if (error instanceof AuthError) throw badCode();
       throw error;
     }
-    await this.storage.pairingCodes.attachDevice(claimed.id, issued.record.id);
+    await this.pairingCodes.attachDevice(claimed.id, issued.record.id);
     return issued;
   }
 }

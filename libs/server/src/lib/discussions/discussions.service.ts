@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Discussion, ListEnvelope, Message, PageQuery, SearchablePageQuery } from '@assistant/contracts';
-import type { Storage } from '@assistant/storage';
-import { STORAGE, ApiError } from '@assistant/server-kit';
+import type { DiscussionsRepository } from '@assistant/storage';
+import { InjectRepository, ApiError } from '@assistant/server-kit';
 import { QueriesService } from '../queries/queries.service';
 import { presentDiscussion, presentMessage } from './discussion.presenter';
 
@@ -10,27 +10,27 @@ export const UNTITLED_DISCUSSION = 'New discussion';
 @Injectable()
 export class DiscussionsService {
   constructor(
-    @Inject(STORAGE) private readonly storage: Storage,
+    @InjectRepository('discussions') private readonly discussions: DiscussionsRepository,
     private readonly queries: QueriesService,
   ) {}
 
   async list(userId: string, query: SearchablePageQuery): Promise<ListEnvelope<Discussion>> {
-    const page = await this.storage.discussions.list(userId, query);
+    const page = await this.discussions.list(userId, query);
     return { data: page.items.map(presentDiscussion), next_cursor: page.nextCursor };
   }
 
   async create(userId: string, title: string | undefined): Promise<Discussion> {
-    return presentDiscussion(await this.storage.discussions.create(userId, title ?? UNTITLED_DISCUSSION));
+    return presentDiscussion(await this.discussions.create(userId, title ?? UNTITLED_DISCUSSION));
   }
 
   async get(userId: string, id: string): Promise<Discussion> {
-    const discussion = await this.storage.discussions.get(userId, id);
+    const discussion = await this.discussions.get(userId, id);
     if (!discussion) throw ApiError.notFound('discussion');
     return presentDiscussion(discussion);
   }
 
   async rename(userId: string, id: string, title: string): Promise<Discussion> {
-    const discussion = await this.storage.discussions.rename(userId, id, title);
+    const discussion = await this.discussions.rename(userId, id, title);
     if (!discussion) throw ApiError.notFound('discussion');
     return presentDiscussion(discussion);
   }
@@ -38,12 +38,12 @@ export class DiscussionsService {
   /** Deletes a discussion with its messages; a query still running in it is cancelled first, not failed. */
   async delete(userId: string, id: string): Promise<void> {
     await this.queries.cancelRunsIn(userId, id);
-    if (!(await this.storage.discussions.delete(userId, id))) throw ApiError.notFound('discussion');
+    if (!(await this.discussions.delete(userId, id))) throw ApiError.notFound('discussion');
   }
 
   async listMessages(userId: string, id: string, query: PageQuery): Promise<ListEnvelope<Message>> {
     await this.get(userId, id);
-    const page = await this.storage.discussions.listMessages(userId, id, query);
+    const page = await this.discussions.listMessages(userId, id, query);
     return { data: page.items.map(presentMessage), next_cursor: page.nextCursor };
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type {
   CreateMemory,
   ListEnvelope,
@@ -6,21 +6,21 @@ import type {
   SearchablePageQuery,
   UpdateMemory,
 } from '@assistant/contracts';
-import type { Storage } from '@assistant/storage';
-import { STORAGE, ApiError } from '@assistant/server-kit';
+import type { MemoriesRepository } from '@assistant/storage';
+import { InjectRepository, ApiError } from '@assistant/server-kit';
 import { presentMemory } from './memory.presenter';
 
 @Injectable()
 export class MemoriesService {
-  constructor(@Inject(STORAGE) private readonly storage: Storage) {}
+  constructor(@InjectRepository('memories') private readonly memories: MemoriesRepository) {}
 
   async list(userId: string, query: SearchablePageQuery): Promise<ListEnvelope<Memory>> {
-    const page = await this.storage.memories.list(userId, query);
+    const page = await this.memories.list(userId, query);
     return { data: page.items.map(presentMemory), next_cursor: page.nextCursor };
   }
 
   async create(userId: string, input: CreateMemory): Promise<Memory> {
-    const memory = await this.storage.memories.create(userId, {
+    const memory = await this.memories.create(userId, {
       ...input,
       tags: uniqueTags(input.tags),
       source: 'user',
@@ -29,13 +29,13 @@ export class MemoriesService {
   }
 
   async get(userId: string, id: string): Promise<Memory> {
-    const memory = await this.storage.memories.get(userId, id);
+    const memory = await this.memories.get(userId, id);
     if (!memory) throw ApiError.notFound('memory');
     return presentMemory(memory);
   }
 
   async update(userId: string, id: string, changes: UpdateMemory): Promise<Memory> {
-    const memory = await this.storage.memories.update(userId, id, {
+    const memory = await this.memories.update(userId, id, {
       ...(changes.content !== undefined ? { content: changes.content } : {}),
       ...(changes.tags !== undefined ? { tags: uniqueTags(changes.tags) } : {}),
     });
@@ -44,7 +44,7 @@ export class MemoriesService {
   }
 
   async delete(userId: string, id: string): Promise<void> {
-    if (!(await this.storage.memories.delete(userId, id))) throw ApiError.notFound('memory');
+    if (!(await this.memories.delete(userId, id))) throw ApiError.notFound('memory');
   }
 }
 

@@ -42,7 +42,13 @@ describe.each(['sqlite', 'postgres'] as const)('QueryRecovery on %s', (dialect) 
     live: QueryEventLog = new MemoryQueryEventLog(),
     runners: RunnerLiveness = NO_RUNNER_LIVENESS,
   ) {
-    const recovery = new QueryRecovery(storage, { deployment } as ServerConfig, 'runner_new', live, runners);
+    const recovery = new QueryRecovery(
+      storage.queries,
+      { deployment } as ServerConfig,
+      'runner_new',
+      live,
+      runners,
+    );
     await recovery.onApplicationBootstrap();
     await recovery.beforeApplicationShutdown();
   }

@@ -6,8 +6,8 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { isTerminalEvent, type QueryEvent } from '@assistant/contracts';
-import type { Storage, StoredQuery } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE, type ServerConfig, RUNNER_LIVENESS } from '@assistant/server-kit';
+import type { StoredQuery, QueriesRepository } from '@assistant/storage';
+import { SERVER_CONFIG, InjectRepository, type ServerConfig, RUNNER_LIVENESS } from '@assistant/server-kit';
 import { QUERY_LIVE_EVENT_LOG, QUERY_RUNNER_ID } from './query-event-log.provider';
 import { endStatusOf, type QueryEventLog } from './query-event-log';
 import { interruptedCalls } from './interrupted-calls';
@@ -49,7 +49,7 @@ export class QueryRecovery implements OnApplicationBootstrap, BeforeApplicationS
   private readonly chores = new Set<Promise<void>>();
 
   constructor(
-    @Inject(STORAGE) private readonly storage: Storage,
+    @InjectRepository('queries') private readonly queries: QueriesRepository,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(QUERY_RUNNER_ID) private readonly runnerId: string,
     @Inject(QUERY_LIVE_EVENT_LOG) private readonly live: QueryEventLog,
@@ -62,7 +62,7 @@ export class QueryRecovery implements OnApplicationBootstrap, BeforeApplicationS
       await this.endOrphans(new Date());
     } else {
       await this.sweep();
-      this.every(HEARTBEAT_MS, () => this.storage.queries.heartbeat(this.runnerId, new Date()));
+      this.every(HEARTBEAT_MS, () => this.queries.heartbeat(this.runnerId, new Date()));
       this.every(HEARTBEAT_MS, () => this.sweep());
     }
     await this.prune();
@@ -87,7 +87,7 @@ export class QueryRecovery implements OnApplicationBootstrap, BeforeApplicationS
    * runner it says is gone).
    */
   async endOrphans(staleBefore: Date, runnerGone?: (runnerId: string) => Promise<boolean>): Promise<void> {
-    const queries = this.storage.queries;
+    const queries = this.queries;
     const gone = new Map<string, Promise<boolean>>();
     let ended = 0;
     for (const orphan of await queries.orphans(staleBefore)) {
@@ -112,7 +112,7 @@ export class QueryRecovery implements OnApplicationBootstrap, BeforeApplicationS
    * complete), so that its readers, and the streams that follow it, see the query end.
    */
   private async end(orphan: StoredQuery): Promise<void> {
-    const queries = this.storage.queries;
+    const queries = this.queries;
     const queryId = orphan.id;
     const stored = await queries.events(queryId, 0);
     const known = stored.at(-1)?.sequence_number ?? 0;
@@ -164,7 +164,7 @@ export class QueryRecovery implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private prune(): Promise<void> {
-    return this.storage.queries.pruneEvents(new Date(Date.now() - EVENTS_KEPT_MS));
+    return this.queries.pruneEvents(new Date(Date.now() - EVENTS_KEPT_MS));
   }
 
   /** A chore on a timer: never two at once, failures logged, awaited at shutdown. */

@@ -9,8 +9,13 @@ import {
   type ProviderDefinition,
   type ToolFamily,
 } from '@assistant/tool-kit';
-import { connectionNameTaken, type Storage, type StoredConnection } from '@assistant/storage';
-import { SERVER_CONFIG, STORAGE, type ServerConfig, ApiError } from '@assistant/server-kit';
+import {
+  connectionNameTaken,
+  type ConnectionsRepository,
+  type UsersRepository,
+  type StoredConnection,
+} from '@assistant/storage';
+import { SERVER_CONFIG, InjectRepository, type ServerConfig, ApiError } from '@assistant/server-kit';
 import { TOOL_FAMILIES, ToolCatalog } from './tool-catalog';
 import { presentConnection, presentDefaultConnection } from './connection.presenter';
 import { SecretBox } from './secret-box';
@@ -30,7 +35,8 @@ const TEST_TIMEOUT_MS = 15_000;
 @Injectable()
 export class ConnectionsService {
   constructor(
-    @Inject(STORAGE) private readonly storage: Storage,
+    @InjectRepository('connections') private readonly connections: ConnectionsRepository,
+    @InjectRepository('users') private readonly users: UsersRepository,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(TOOL_FAMILIES) private readonly families: readonly ToolFamily[],
     private readonly box: SecretBox,
@@ -43,10 +49,7 @@ export class ConnectionsService {
    * whether it is its family's default (a built-in one is while the account has none of the family of its own).
    */
   async list(userId: string): Promise<{ data: Connection[] }> {
-    const [own, account] = await Promise.all([
-      this.storage.connections.list(userId),
-      this.storage.users.findById(userId),
-    ]);
+    const [own, account] = await Promise.all([this.connections.list(userId), this.users.findById(userId)]);
     const builtIn = this.catalog
       .defaultConnections(userId)
       .map((c) =>
@@ -130,7 +133,7 @@ export class ConnectionsService {
   private async record(userId: string, stored: StoredConnection, lastError: string | null): Promise<void> {
     const status = lastError === null ? ('ok' as const) : ('error' as const);
     if (stored.status === status && stored.lastError === lastError) return;
-    await this.storage.connections.update(userId, stored.id, { status, lastError });
+    await this.connections.update(userId, stored.id, { status, lastError });
     this.catalog.notifyChanged(userId);
   }
 
@@ -141,7 +144,7 @@ export class ConnectionsService {
     const name = body.name ?? (await this.freeName(userId, body.family, provider.name));
     await this.refuseTakenName(userId, body.family, name);
     await this.tryConnection(userId, provider, settings, secrets);
-    const created = await this.storage.connections.create(userId, {
+    const created = await this.connections.create(userId, {
       family: body.family,
       provider: body.provider,
       name,
@@ -169,14 +172,14 @@ export class ConnectionsService {
       'secrets',
     );
     if (reconnect) await this.tryConnection(userId, provider, settings, secrets);
-    const updated = await this.storage.connections.update(userId, id, {
+    const updated = await this.connections.update(userId, id, {
       name: body.name,
       ...(reconnect
         ? { settings, sealedSecrets: this.box.seal(secrets, userId), status: 'ok' as const, lastError: null }
         : {}),
     });
     if (!updated) throw ApiError.notFound('connection');
-    if (body.default && !updated.isDefault) await this.storage.connections.makeDefault(userId, id);
+    if (body.default && !updated.isDefault) await this.connections.makeDefault(userId, id);
     this.catalog.notifyChanged(userId);
     return body.default ? presentConnection(await this.find(userId, id)) : presentConnection(updated);
   }
@@ -200,9 +203,9 @@ export class ConnectionsService {
       ]);
     }
     if (body.name !== undefined) await this.refuseTakenName(userId, stored.family, body.name, stored.id);
-    const updated = await this.storage.connections.update(userId, stored.id, { name: body.name });
+    const updated = await this.connections.update(userId, stored.id, { name: body.name });
     if (!updated) throw ApiError.notFound('connection');
-    if (body.default && !updated.isDefault) await this.storage.connections.makeDefault(userId, stored.id);
+    if (body.default && !updated.isDefault) await this.connections.makeDefault(userId, stored.id);
     this.catalog.notifyChanged(userId);
     return presentConnection(await this.find(userId, stored.id));
   }
@@ -228,7 +231,7 @@ export class ConnectionsService {
   }
 
   private async namesIn(userId: string, family: string, except?: string): Promise<Set<string>> {
-    const own = await this.storage.connections.list(userId);
+    const own = await this.connections.list(userId);
     return new Set(
       own.filter((c) => c.family === family && c.id !== except).map((c) => c.name.toLowerCase()),
     );
@@ -236,9 +239,8 @@ export class ConnectionsService {
 
   async delete(userId: string, id: string): Promise<void> {
     this.refuseDefault(userId, id);
-    const stored = await this.storage.connections.get(userId, id);
-    if (!stored || !(await this.storage.connections.delete(userId, id)))
-      throw ApiError.notFound('connection');
+    const stored = await this.connections.get(userId, id);
+    if (!stored || !(await this.connections.delete(userId, id))) throw ApiError.notFound('connection');
     this.catalog.notifyChanged(userId);
     // One made by OAuth, the last of its grant: the grant is revoked at Google.
     await this.oauth?.removed(userId, stored);
@@ -271,7 +273,7 @@ export class ConnectionsService {
   }
 
   private async find(userId: string, id: string): Promise<StoredConnection> {
-    const stored = await this.storage.connections.get(userId, id);
+    const stored = await this.connections.get(userId, id);
     if (!stored) throw ApiError.notFound('connection');
     return stored;
   }

@@ -10,10 +10,10 @@ import {
   type AccessTokenSource,
   type GrantedTokens,
 } from '@assistant/tool-kit';
-import type { Storage, StoredConnection } from '@assistant/storage';
+import type { StoredConnection, ConnectionsRepository } from '@assistant/storage';
 import {
   SERVER_CONFIG,
-  STORAGE,
+  InjectRepository,
   type OAuthClientName,
   type ServerConfig,
   PublicAddress,
@@ -75,7 +75,7 @@ export class OAuthConnections {
   private readonly logger = new Logger('OAuthConnections');
 
   constructor(
-    @Inject(STORAGE) private readonly storage: Storage,
+    @InjectRepository('connections') private readonly connections: ConnectionsRepository,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(REFRESH_LOCK) private readonly lock: RefreshLock,
     private readonly box: SecretBox,
@@ -181,7 +181,7 @@ export class OAuthConnections {
     granted: GrantedTokens,
   ): Promise<void> {
     const grant = `grant_${randomBytes(12).toString('base64url')}`;
-    const own = await this.storage.connections.list(userId);
+    const own = await this.connections.list(userId);
     for (const protocol of client.definition.speaks) {
       const secrets: OAuthSecrets = {
         oauth_client: client.name,
@@ -207,7 +207,7 @@ export class OAuthConnections {
           c.settings.account === email,
       );
       if (existing) {
-        await this.storage.connections.update(userId, existing.id, {
+        await this.connections.update(userId, existing.id, {
           settings,
           sealedSecrets,
           status: 'ok',
@@ -218,7 +218,7 @@ export class OAuthConnections {
       const taken = new Set(own.filter((c) => c.family === protocol.family).map((c) => c.name.toLowerCase()));
       let name = client.definition.title;
       for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${client.definition.title} ${n}`;
-      await this.storage.connections.create(userId, {
+      await this.connections.create(userId, {
         family: protocol.family,
         provider: protocol.provider,
         name,
@@ -292,7 +292,7 @@ export class OAuthConnections {
   }
 
   private async storedSecrets(userId: string, id: string): Promise<OAuthSecrets | undefined> {
-    const stored = await this.storage.connections.get(userId, id);
+    const stored = await this.connections.get(userId, id);
     if (!stored) return undefined;
     const secrets = this.box.open(stored.sealedSecrets, userId);
     return isOAuthSecrets(secrets) ? secrets : undefined;
@@ -313,7 +313,7 @@ export class OAuthConnections {
         refresh_token: tokens.refreshToken,
         ...(mine ? { access_token: tokens.accessToken, expires_at: tokens.expiresAt } : {}),
       };
-      await this.storage.connections.update(userId, sibling.connection.id, {
+      await this.connections.update(userId, sibling.connection.id, {
         sealedSecrets: this.box.seal(secrets as unknown as Record<string, unknown>, userId),
       });
     }
@@ -322,7 +322,7 @@ export class OAuthConnections {
   private async markNeedsReauth(userId: string, grant: string): Promise<void> {
     for (const { connection } of await this.grantConnections(userId, grant)) {
       if (connection.status === 'needs_reauth') continue;
-      await this.storage.connections.update(userId, connection.id, {
+      await this.connections.update(userId, connection.id, {
         status: 'needs_reauth',
         lastError: 'the account no longer accepts this connection: connect it again',
       });
@@ -334,7 +334,7 @@ export class OAuthConnections {
     grant: string,
   ): Promise<Array<{ connection: StoredConnection; secrets: OAuthSecrets }>> {
     const found: Array<{ connection: StoredConnection; secrets: OAuthSecrets }> = [];
-    for (const connection of await this.storage.connections.list(userId)) {
+    for (const connection of await this.connections.list(userId)) {
       if (typeof connection.settings.oauth_client !== 'string') continue;
       const secrets = this.box.open(connection.sealedSecrets, userId);
       if (isOAuthSecrets(secrets) && secrets.grant === grant) found.push({ connection, secrets });

@@ -1,6 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { Storage } from '@assistant/storage';
-import { STORAGE } from '@assistant/server-kit';
+import { Injectable } from '@nestjs/common';
+import type { ConnectionsRepository } from '@assistant/storage';
+import { InjectRepository } from '@assistant/server-kit';
 import type { ActiveConnection, ConnectionSource } from './connection-source';
 import { SecretBox } from './secret-box';
 
@@ -8,12 +8,12 @@ import { SecretBox } from './secret-box';
 @Injectable()
 export class StoredConnections implements ConnectionSource {
   constructor(
-    @Inject(STORAGE) private readonly storage: Storage,
+    @InjectRepository('connections') private readonly connections: ConnectionsRepository,
     private readonly box: SecretBox,
   ) {}
 
   async activeConnections(userId: string): Promise<ActiveConnection[]> {
-    const stored = await this.storage.connections.list(userId);
+    const stored = await this.connections.list(userId);
     // A connection that needs reconnecting stays: its tools answer that it does, with the link (OAuthConnections).
     return stored
       .filter((c) => c.status === 'ok' || c.status === 'needs_reauth')

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineFamily, defineTool, type ToolFamily } from '@assistant/tool-kit';
-import type { Storage } from '@assistant/storage';
+import type { MemoriesRepository } from '@assistant/storage';
 import type { ServerConfig, ClusterBus } from '@assistant/server-kit';
 import type { ActiveConnection } from './connection-source';
 import { DriverPool } from './driver-pool';
@@ -93,7 +93,7 @@ function catalogWith(connections: Record<string, ActiveConnection[]>, families?:
   const catalog = new ToolCatalog(
     families ?? [memoryLike as ToolFamily, home.family],
     { activeConnections: async (userId) => connections[userId] ?? [] },
-    {} as Storage,
+    {} as MemoriesRepository,
     config('self-hosted'),
   );
   return { catalog, stats: home.stats };
@@ -217,7 +217,7 @@ describe('ToolCatalog', () => {
           return connections[userId] ?? [];
         },
       },
-      {} as Storage,
+      {} as MemoriesRepository,
       config('hosted'),
       bus,
     );
@@ -277,12 +277,17 @@ describe('ToolCatalog', () => {
       ],
     } as ToolFamily;
     const source = { activeConnections: async () => [] };
-    const selfHosted = new ToolCatalog([withDefault], source, {} as Storage, config('self-hosted'));
+    const selfHosted = new ToolCatalog(
+      [withDefault],
+      source,
+      {} as MemoriesRepository,
+      config('self-hosted'),
+    );
     const run = await selfHosted.forRun({ userId: 'ada', ...everything });
     const state = run.tools.find((t) => t.name === 'home_get_state');
     expect(await state?.handler({}, { driver: state.driver } as never)).toEqual({ url: '/data/ada' });
 
-    const hosted = new ToolCatalog([withDefault], source, {} as Storage, config('hosted'));
+    const hosted = new ToolCatalog([withDefault], source, {} as MemoriesRepository, config('hosted'));
     expect((await hosted.forRun({ userId: 'ada', ...everything })).tools).toEqual([]);
     await selfHosted.onApplicationShutdown();
   });
@@ -337,7 +342,7 @@ describe('ToolCatalog', () => {
     const catalog = new ToolCatalog(
       [web as ToolFamily],
       { activeConnections: async (userId) => connections[userId] ?? [] },
-      {} as Storage,
+      {} as MemoriesRepository,
       config('self-hosted'),
     );
     const served = async (userId: string) => {
@@ -398,7 +403,7 @@ describe('ToolCatalog', () => {
     const catalog = new ToolCatalog(
       [flaky],
       { activeConnections: async () => [hub('con_ada')] },
-      {} as Storage,
+      {} as MemoriesRepository,
       config('self-hosted'),
     );
     const callState = async () => {

@@ -16,10 +16,10 @@ import {
   type ToolFamily,
 } from '@assistant/tool-kit';
 import type { MemoryDriver } from '@assistant/tools-memory';
-import type { Storage } from '@assistant/storage';
+import type { MemoriesRepository } from '@assistant/storage';
 import {
   SERVER_CONFIG,
-  STORAGE,
+  InjectRepository,
   type ServerConfig,
   ApiError,
   CLUSTER_BUS,
@@ -63,12 +63,12 @@ export class ToolCatalog implements ToolCatalogue, OnApplicationShutdown {
   constructor(
     @Inject(TOOL_FAMILIES) readonly families: readonly ToolFamily[],
     @Inject(CONNECTION_SOURCE) private readonly connections: ConnectionSource,
-    @Inject(STORAGE) storage: Storage,
+    @InjectRepository('memories') memories: MemoriesRepository,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Optional() @Inject(CLUSTER_BUS) private readonly bus?: ClusterBus,
     @Optional() private readonly oauth?: OAuthConnections,
   ) {
-    this.ownDrivers = { memory: memoryDriverOver(storage) };
+    this.ownDrivers = { memory: memoryDriverOver(memories) };
     // One listener per connected MCP client and account: many are expected.
     this.changes.setMaxListeners(0);
     this.unwatch = families.flatMap((family) => family.onToolsChanged?.(() => this.notifyAllChanged()) ?? []);
@@ -298,19 +298,19 @@ function providersOf(family: ToolFamily): readonly ProviderDefinition[] {
 }
 
 /** The memory family's driver: this server's own storage. */
-function memoryDriverOver(storage: Storage): MemoryDriver {
+function memoryDriverOver(memories: MemoriesRepository): MemoryDriver {
   return {
     save: async (userId, { content, discussionId }) => {
-      const memory = await storage.memories.create(userId, { content, source: 'assistant', discussionId });
+      const memory = await memories.create(userId, { content, source: 'assistant', discussionId });
       return { id: memory.id, content: memory.content };
     },
     recall: async (userId, text, limit) =>
-      (await storage.memories.recall(userId, text, limit)).map((m) => ({
+      (await memories.recall(userId, text, limit)).map((m) => ({
         id: m.id,
         content: m.content,
         created_at: m.createdAt.toISOString(),
       })),
     // Scoped to the user, as DELETE /memories/{id}: another account's id deletes nothing.
-    forget: (userId, id) => storage.memories.delete(userId, id),
+    forget: (userId, id) => memories.delete(userId, id),
   };
 }

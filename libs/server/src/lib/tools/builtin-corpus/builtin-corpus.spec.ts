@@ -104,6 +104,16 @@ describe('the built-in model understands people, not phrasings (the corpus)', ()
 
   it('reads the longest request a query may have, made of words that make templates backtrack, in well under a second', () => {
     // A day's slot took up to eight words' worth of "from from …" at every place: 16,000 characters took 1.7 s.
+    // The best of three readings, so that a moment of a busy machine does not count as the reader's time.
+    const fastest = (text: string) => {
+      let best = Infinity;
+      for (let run = 0; run < 3; run++) {
+        const started = performance.now();
+        book.understand(text, base);
+        best = Math.min(best, performance.now() - started);
+      }
+      return best;
+    };
     for (const unit of [
       'from ',
       'a',
@@ -114,9 +124,7 @@ describe('the built-in model understands people, not phrasings (the corpus)', ()
       const text = unit
         .repeat(Math.ceil(LIMITS.maxQueryTextChars / unit.length))
         .slice(0, LIMITS.maxQueryTextChars);
-      const started = performance.now();
-      book.understand(text, base);
-      expect({ unit, slow: performance.now() - started > 600 }).toEqual({ unit, slow: false });
+      expect({ unit, slow: fastest(text) > 600 }).toEqual({ unit, slow: false });
     }
   });
 

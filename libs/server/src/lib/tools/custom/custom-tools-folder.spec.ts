@@ -1,7 +1,7 @@
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { callTool } from '@assistant/tool-kit';
-import type { Storage } from '@assistant/storage';
+import type { MemoriesRepository } from '@assistant/storage';
 import type { ServerConfig } from '@assistant/server-kit';
 import { ToolCatalog } from '../tool-catalog';
 import { importWithNode, makeToolsFolder, toolModule, type ToolsFolder } from '../../../testing/custom-tools';
@@ -214,7 +214,7 @@ describe('a tools folder that changes while the server runs', () => {
     const catalog = new ToolCatalog(
       [customFamily(tools)],
       { activeConnections: async () => [] },
-      {} as Storage,
+      {} as MemoriesRepository,
       { deployment: 'self-hosted', allowPrivateHosts: [], localFolders: [] } as unknown as ServerConfig,
     );
     const told = { usr_a: 0, usr_b: 0 };
