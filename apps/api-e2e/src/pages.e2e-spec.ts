@@ -7,49 +7,18 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Account } from '@assistant/contracts';
+import { openBrowser, type OpenBrowser } from './support/chromium';
 import { ApiClient } from './support/http';
 import { BUILT, run, startServer, WORKSPACE_ROOT, type ServerProcess } from './support/processes';
 import { startHosted, type Target } from './support/targets';
-
-/** Debian's package; CI installs it (tools/workspace/services/browser.packages). */
-const CHROMIUM = process.env.ASSISTANT_CHROMIUM ?? '/usr/bin/chromium';
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** A fresh browser profile each time: no cookie survives from one browser to the next. */
-async function openBrowser(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
-  const profile = mkdtempSync(join(tmpdir(), 'assistant-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  return {
-    context,
-    page,
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
-}
 
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 describe('the pages on the hosted API, in a browser', () => {
   let target: Target;
-  let browser: Awaited<ReturnType<typeof openBrowser>>;
+  let browser: OpenBrowser;
 
   beforeAll(async () => {
     target = await startHosted();
@@ -181,7 +150,7 @@ describe('third-party applications and devices on /profile of a self-hosted serv
   const CALLBACK = 'http://127.0.0.1:9/callback';
   let dataDir: string;
   let server: ServerProcess;
-  let browser: Awaited<ReturnType<typeof openBrowser>>;
+  let browser: OpenBrowser;
   let owner: ApiClient;
 
   beforeAll(async () => {

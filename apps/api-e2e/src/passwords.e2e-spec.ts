@@ -4,37 +4,14 @@
  * their password gets a link by mail (read back over IMAP from the machine's Dovecot) and chooses a new one, and
  * changes it on /profile. (An account the operator made gets its first one the same way: password.in-process.spec.)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { openBrowser, type OpenBrowser } from './support/chromium';
 import { MAIL_SERVER, waitForMailMatch } from './support/mailbox';
 import { startHosted, type Target } from './support/targets';
 
-const CHROMIUM = process.env.ASSISTANT_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
-
-async function openBrowser(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
-  const profile = mkdtempSync(join(tmpdir(), 'assistant-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  return {
-    context,
-    page,
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
-}
-
 describe('passwords on the hosted API, in a browser', () => {
   let target: Target;
-  let browser: Awaited<ReturnType<typeof openBrowser>>;
+  let browser: OpenBrowser;
   /** The links of this server's mails start with its address (its port is its own). */
   let linkPattern: RegExp;
 

@@ -7,32 +7,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { openBrowser } from './support/chromium';
 import { BUILT, run, startServer, WORKSPACE_ROOT, type ServerProcess } from './support/processes';
 
-const CHROMIUM = process.env.ASSISTANT_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
 const OAUTH_CLIENT = join(WORKSPACE_ROOT, 'apps/api-e2e/src/support/oauth-client.mjs');
 const CALLBACK = 'http://127.0.0.1:9/callback';
-
-/** A fresh browser profile: no cookie survives from one browser to the next. */
-async function openBrowser(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
-  const profile = mkdtempSync(join(tmpdir(), 'assistant-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  return {
-    context,
-    page,
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
-}
 
 const linkIn = (output: string) => /\(once, within 15 minutes\): (\S+)/.exec(output)?.[1] as string;
 

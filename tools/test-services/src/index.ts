@@ -20,3 +20,17 @@ export {
   type OpenAiFixture,
   type OpenAiFixtureOptions,
 } from './lib/openai-fixture';
+export {
+  connectAliceAtFixture,
+  consentAtFixture,
+  expireAtFixture,
+  OAUTH_FIXTURE_ENDPOINTS,
+  OAUTH_FIXTURE_MAIL_SETTINGS,
+  OAUTH_FIXTURE_URL,
+  oauthFixturePost,
+  registerFixtureClient,
+  revokeAtFixture,
+  seedAliceCalendar,
+  type FixtureClient,
+  type OAuthClientFunctions,
+} from './lib/oauth-fixture';

@@ -8,71 +8,36 @@
  * third-party app's bearer token, and a changed redirect URI.
  */
 import { randomBytes } from 'node:crypto';
+// Test only: the steps at the OAuth provider fixture, shared by the specs that connect Alice there.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import {
+  consentAtFixture as consent,
+  expireAtFixture,
+  OAUTH_FIXTURE_ENDPOINTS,
+  OAUTH_FIXTURE_MAIL_SETTINGS,
+  OAUTH_FIXTURE_URL as FIXTURE,
+  registerFixtureClient,
+  revokeAtFixture,
+  seedAliceCalendar,
+} from '@assistant/test-services';
 import type { LightMyRequestResponse } from 'fastify';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
 import { PageClient } from '../../testing/page-client';
 import { createAccount } from '../accounts/create-account';
 import { SecretBox } from './secret-box';
 
-const FIXTURE = process.env.ASSISTANT_TEST_OAUTH_URL ?? 'http://127.0.0.1:9400';
 const BEARER_CALDAV = process.env.ASSISTANT_TEST_BEARER_CALDAV_URL ?? 'http://127.0.0.1:5233';
-const RADICALE = process.env.ASSISTANT_TEST_CALDAV_URL ?? 'http://127.0.0.1:5232';
 /** Where the fixture is told this server is: never reached, since the test plays the browser. */
 const PUBLIC_URL = 'http://127.0.0.1:7999';
 const CALLBACK = `${PUBLIC_URL}/profile/connections/oauth/callback`;
 const run = randomBytes(4).toString('hex');
 
-const fixturePost = (path: string, body: object) =>
-  fetch(`${FIXTURE}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-
 /** This server's registration at the "Google" fixture, with its exact callback (a client per test run). */
-async function registerClient(redirectUri = CALLBACK): Promise<{ clientId: string; clientSecret: string }> {
-  const reply = await fixturePost('/reg', {
-    client_name: 'server spec',
-    redirect_uris: [redirectUri],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'client_secret_post',
-  }).catch((error: Error) => {
-    throw new Error(
-      `no OAuth fixture at ${FIXTURE} (${error.message}); start tools/workspace/services/oauth-fixture.sh`,
-    );
-  });
-  if (reply.status !== 201) throw new Error(`registration answered ${reply.status}: ${await reply.text()}`);
-  const client = (await reply.json()) as { client_id: string; client_secret: string };
-  return { clientId: client.client_id, clientSecret: client.client_secret };
-}
+const registerClient = () => registerFixtureClient({ redirectUri: CALLBACK, clientName: 'server spec' });
 
 /** Alice's calendar with one event tomorrow, made with her password on Radicale behind the bearer CalDAV. */
-async function seededCalendar(name = 'connect'): Promise<string> {
-  const path = `/alice/${name}-${run}/`;
-  const auth = `Basic ${Buffer.from('alice:secret').toString('base64')}`;
-  const made = await fetch(`${RADICALE}${path}`, { method: 'MKCALENDAR', headers: { authorization: auth } });
-  if (made.status !== 201) throw new Error(`MKCALENDAR answered ${made.status}`);
-  const tomorrow = new Date(Date.now() + 24 * 3600_000).toISOString().slice(0, 10).replaceAll('-', '');
-  await fetch(`${RADICALE}${path}dentist.ics`, {
-    method: 'PUT',
-    headers: { authorization: auth, 'content-type': 'text/calendar' },
-    body: [
-      'BEGIN:VCALENDAR',
-      'VERSION:2.0',
-      'PRODID:-//test//EN',
-      'BEGIN:VEVENT',
-      `UID:dentist-${run}`,
-      'DTSTAMP:20261101T000000Z',
-      `SUMMARY:Dentist ${run}`,
-      `DTSTART:${tomorrow}T090000Z`,
-      `DTEND:${tomorrow}T100000Z`,
-      'END:VEVENT',
-      'END:VCALENDAR',
-    ].join('\r\n'),
-  });
-  return path;
-}
+const seededCalendar = async (name = 'connect') =>
+  (await seedAliceCalendar({ name: `${name}-${run}`, summary: `Dentist ${run}` })).path;
 
 let api: InProcessApp;
 let client: { clientId: string; clientSecret: string };
@@ -88,20 +53,9 @@ beforeAll(async () => {
       oauthClients: {
         google: {
           ...client,
-          endpoints: {
-            authorizationEndpoint: `${FIXTURE}/auth`,
-            tokenEndpoint: `${FIXTURE}/token`,
-            revocationEndpoint: `${FIXTURE}/token/revocation`,
-          },
+          endpoints: OAUTH_FIXTURE_ENDPOINTS,
           protocolSettings: {
-            'email/imap-oauth': {
-              imap_host: '127.0.0.1',
-              imap_port: 10144,
-              imap_tls: false,
-              smtp_host: '127.0.0.1',
-              smtp_port: 10587,
-              smtp_tls: false,
-            },
+            'email/imap-oauth': OAUTH_FIXTURE_MAIL_SETTINGS,
             'calendar/caldav-oauth': { url: `${BEARER_CALDAV}${calendar}` },
           },
         },
@@ -122,13 +76,6 @@ async function signedIn(userId = api.userId): Promise<PageClient> {
 async function start(browser: PageClient): Promise<LightMyRequestResponse> {
   await browser.get('/profile');
   return browser.post('/profile/connections/oauth/google');
-}
-
-/** Alice allows it at the provider: the callback URL the provider sends the browser back to. */
-async function consent(authorizationUrl: string): Promise<URL> {
-  const reply = await fixturePost('/fixture/consent', { authorization_url: authorizationUrl });
-  if (!reply.ok) throw new Error(`consent answered ${reply.status}: ${await reply.text()}`);
-  return new URL(((await reply.json()) as { redirect: string }).redirect);
 }
 
 const pathOf = (url: URL) => `${url.pathname}${url.search}`;
@@ -216,7 +163,7 @@ describe('Connect Google', () => {
     const [calendar] = (await oauthConnections()).filter((c) => c.family === 'calendar');
     const box = api.app.get(SecretBox);
     const before = box.open(calendar.sealedSecrets, api.userId);
-    const expired = await fixturePost('/fixture/expire', { client_id: client.clientId });
+    const expired = await expireAtFixture(client.clientId);
     expect(expired.ok).toBe(true);
     expect(await ask("what's on my calendar tomorrow?")).toContain(`Dentist ${run}`);
     const after = box.open(
@@ -228,8 +175,8 @@ describe('Connect Google', () => {
   });
 
   it('turns to needs_reauth when the grant is revoked at the provider, says so with the link, and offers Reconnect', async () => {
-    expect((await fixturePost('/fixture/revoke', { client_id: client.clientId })).ok).toBe(true);
-    await fixturePost('/fixture/expire', { client_id: client.clientId });
+    expect((await revokeAtFixture(client.clientId)).ok).toBe(true);
+    await expireAtFixture(client.clientId);
     const answer = said(await ask("what's on my calendar tomorrow?"));
     expect(answer).toContain('Your Google connection “Google” needs to be connected again');
     expect(answer).toContain(`Reconnect it at ${PUBLIC_URL}/profile#connections`);
@@ -395,14 +342,7 @@ describe('Connect Microsoft', () => {
             ...registered,
             endpoints: { authorizationEndpoint: `${FIXTURE}/auth`, tokenEndpoint: `${FIXTURE}/token` },
             protocolSettings: {
-              'email/imap-oauth': {
-                imap_host: '127.0.0.1',
-                imap_port: 10144,
-                imap_tls: false,
-                smtp_host: '127.0.0.1',
-                smtp_port: 10587,
-                smtp_tls: false,
-              },
+              'email/imap-oauth': OAUTH_FIXTURE_MAIL_SETTINGS,
               'calendar/graph': { base_url: GRAPH },
             },
           },

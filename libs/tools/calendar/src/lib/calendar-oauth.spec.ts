@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+// Test only: the steps at the OAuth provider fixture, shared by the specs that connect Alice there.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import {
+  connectAliceAtFixture,
+  expireAtFixture,
+  OAUTH_FIXTURE_URL,
+  revokeAtFixture,
+  seedAliceCalendar,
+} from '@assistant/test-services';
 import {
   authorizationRequest,
   ConnectionTestError,
@@ -21,15 +30,12 @@ import { graphProvider } from './graph.provider';
  * Google and Microsoft, CalDAV behind nginx checking the bearer by introspection (127.0.0.1:5233, in front of
  * calendar.sh's Radicale), and the Microsoft Graph calendar fixture (127.0.0.1:9401).
  */
-const FIXTURE = process.env.ASSISTANT_TEST_OAUTH_URL ?? 'http://127.0.0.1:9400';
 const BEARER_CALDAV = process.env.ASSISTANT_TEST_BEARER_CALDAV_URL ?? 'http://127.0.0.1:5233';
-const RADICALE = process.env.ASSISTANT_TEST_CALDAV_URL ?? 'http://127.0.0.1:5232';
 const GRAPH = process.env.ASSISTANT_TEST_GRAPH_URL ?? 'http://127.0.0.1:9401/v1.0';
-const REDIRECT_URI = 'http://127.0.0.1/fixture-callback';
 const atFixture = (definition: OAuthClientDefinition): OAuthClientDefinition => ({
   ...definition,
-  authorizationEndpoint: `${FIXTURE}/auth`,
-  tokenEndpoint: `${FIXTURE}/token`,
+  authorizationEndpoint: `${OAUTH_FIXTURE_URL}/auth`,
+  tokenEndpoint: `${OAUTH_FIXTURE_URL}/token`,
 });
 const google = atFixture(googleOAuthClient);
 const microsoft = atFixture(microsoftOAuthClient);
@@ -44,78 +50,16 @@ const envWith = (accessTokens: AccessTokenSource) => ({
   accessTokens,
 });
 
-const post = (path: string, body: object) =>
-  fetch(`${FIXTURE}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-
 /** Alice connects an account: a client of this test's own, her consent to `scopes`, the code redeemed. */
-async function connectAlice(definition: OAuthClientDefinition, protocolScopes?: readonly string[]) {
-  const registered = await post('/reg', {
-    redirect_uris: [REDIRECT_URI],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'client_secret_post',
-  }).catch((error: Error) => {
-    throw new Error(
-      `no OAuth fixture at ${FIXTURE} (${error.message}); start tools/workspace/services/oauth-fixture.sh`,
-    );
-  });
-  const { client_id, client_secret } = (await registered.json()) as Record<string, string>;
-  const client = { clientId: client_id, clientSecret: client_secret };
-  const request = authorizationRequest(definition, { clientId: client.clientId, redirectUri: REDIRECT_URI });
-  const consented = (await (await post('/fixture/consent', { authorization_url: request.url })).json()) as {
-    redirect: string;
-  };
-  const granted = await redeemAuthorizationCode(definition, client, {
-    code: new URL(consented.redirect).searchParams.get('code')!,
-    codeVerifier: request.codeVerifier,
-    redirectUri: REDIRECT_URI,
-  });
-  const refreshed: string[] = [];
-  const tokens = refreshingTokenSource({
+const connectAlice = (definition: OAuthClientDefinition, protocolScopes?: readonly string[]) =>
+  connectAliceAtFixture(
+    { authorizationRequest, redeemAuthorizationCode, refreshingTokenSource },
     definition,
-    client,
-    refreshToken: granted.refreshToken,
-    current: { accessToken: granted.accessToken, expiresAt: granted.expiresAt },
-    scopes: protocolScopes,
-    onRefresh: (t) => void refreshed.push(t.accessToken),
-  });
-  return { client, tokens, refreshed };
-}
+    { scopes: protocolScopes },
+  );
 
 /** A fresh calendar of Alice's on Radicale with one event tomorrow at 10:00 Berlin time, seeded with her password. */
-async function seededCalendar(): Promise<{ path: string; tomorrow: Date }> {
-  const path = `/alice/oauth-${randomBytes(4).toString('hex')}/`;
-  const auth = `Basic ${Buffer.from('alice:secret').toString('base64')}`;
-  const made = await fetch(`${RADICALE}${path}`, {
-    method: 'MKCALENDAR',
-    headers: { authorization: auth },
-  });
-  if (made.status !== 201) throw new Error(`MKCALENDAR answered ${made.status}`);
-  const tomorrow = new Date(Date.now() + 24 * 3600_000);
-  const day = tomorrow.toISOString().slice(0, 10).replaceAll('-', '');
-  await fetch(`${RADICALE}${path}dentist.ics`, {
-    method: 'PUT',
-    headers: { authorization: auth, 'content-type': 'text/calendar' },
-    body: [
-      'BEGIN:VCALENDAR',
-      'VERSION:2.0',
-      'PRODID:-//test//EN',
-      'BEGIN:VEVENT',
-      `UID:dentist-${run}`,
-      'DTSTAMP:20261101T000000Z',
-      `SUMMARY:Dentist ${run}`,
-      `DTSTART:${day}T090000Z`,
-      `DTEND:${day}T100000Z`,
-      'END:VEVENT',
-      'END:VCALENDAR',
-    ].join('\r\n'),
-  });
-  return { path, tomorrow };
-}
+const seededCalendar = () => seedAliceCalendar({ summary: `Dentist ${run}` });
 
 const dayAround = (date: Date) => [
   new Date(date.getTime() - 24 * 3600_000),
@@ -148,7 +92,7 @@ describe('Google Calendar over CalDAV with a bearer token (nginx introspecting i
       { settings: { url: `${BEARER_CALDAV}${path}` }, secrets: {} },
       envWith(tokens),
     );
-    await post('/fixture/expire', { client_id: client.clientId });
+    await expireAtFixture(client.clientId);
     const [from, to] = dayAround(tomorrow);
     expect(await calendar.events(from, to, BERLIN)).toHaveLength(1);
     expect(refreshed).toHaveLength(1);
@@ -173,7 +117,7 @@ describe('Google Calendar over CalDAV with a bearer token (nginx introspecting i
   it('says needs_reauth when the grant was revoked at the provider', async () => {
     const { client, tokens } = await connectAlice(google);
     const { path } = await seededCalendar();
-    await post('/fixture/revoke', { client_id: client.clientId });
+    await revokeAtFixture(client.clientId);
     const refused = await caldavOAuthProvider
       .open({ settings: { url: `${BEARER_CALDAV}${path}` }, secrets: {} }, envWith(tokens))
       .catch((error: unknown) => error);
@@ -240,7 +184,7 @@ describe('a Microsoft calendar through Graph (the Graph fixture, introspecting t
   it('refreshes the token for Graph’s scopes when Graph refuses an expired one', async () => {
     const { client, tokens, refreshed } = await connectAlice(microsoft, graphScopes);
     const calendar = await open(tokens);
-    await post('/fixture/expire', { client_id: client.clientId });
+    await expireAtFixture(client.clientId);
     await expect(calendar.events(new Date(), new Date(Date.now() + 3600_000), BERLIN)).resolves.toEqual([]);
     expect(refreshed).toHaveLength(1);
   });
@@ -258,7 +202,7 @@ describe('a Microsoft calendar through Graph (the Graph fixture, introspecting t
       'Microsoft Graph refused: Access is denied. Check credentials and try again.',
     );
     const { client, tokens } = await connectAlice(microsoft, graphScopes);
-    await post('/fixture/revoke', { client_id: client.clientId });
+    await revokeAtFixture(client.clientId);
     await expect(graphProvider.test(await open(tokens), signal)).rejects.toBeInstanceOf(NeedsReauthError);
   });
 });

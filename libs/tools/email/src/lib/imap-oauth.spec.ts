@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { connect as connectTcp } from 'node:net';
+// Test only: the steps at the OAuth provider fixture, shared by the specs that connect Alice there.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import {
+  connectAliceAtFixture,
+  expireAtFixture,
+  OAUTH_FIXTURE_MAIL_SETTINGS,
+  OAUTH_FIXTURE_URL,
+  revokeAtFixture,
+} from '@assistant/test-services';
 import {
   authorizationRequest,
   ConnectionTestError,
@@ -8,7 +17,7 @@ import {
   redeemAuthorizationCode,
   refreshingTokenSource,
   type AccessTokenSource,
-  type OAuthClientCredentials,
+  type OAuthDriverEnvironment,
 } from '@assistant/tool-kit';
 import { imapOAuthProvider } from './imap-oauth.provider';
 import type { ImapSmtpMailbox } from './imap-smtp.driver';
@@ -18,81 +27,34 @@ import type { ImapSmtpMailbox } from './imap-smtp.driver';
  * Google, and a Dovecot whose oauth2 passdb introspects the bearer (IMAP 10144, submission 10587 relaying to
  * mail.sh's OpenSMTPD), over mail.sh's mailboxes. Alice is alice@example.test at the provider.
  */
-const FIXTURE = process.env.ASSISTANT_TEST_OAUTH_URL ?? 'http://127.0.0.1:9400';
-const REDIRECT_URI = 'http://127.0.0.1/fixture-callback';
 const google = {
   ...googleOAuthClient,
-  authorizationEndpoint: `${FIXTURE}/auth`,
-  tokenEndpoint: `${FIXTURE}/token`,
+  authorizationEndpoint: `${OAUTH_FIXTURE_URL}/auth`,
+  tokenEndpoint: `${OAUTH_FIXTURE_URL}/token`,
 };
 const settings = imapOAuthProvider.settings.parse({
   ...googleOAuthClient.speaks
     .find((p) => p.provider === 'imap-oauth')!
     .settings({ email: 'alice@example.test' }),
-  imap_host: '127.0.0.1',
-  imap_port: 10144,
-  imap_tls: false,
-  smtp_host: '127.0.0.1',
-  smtp_port: 10587,
-  smtp_tls: false,
+  ...OAUTH_FIXTURE_MAIL_SETTINGS,
 });
 const run = randomBytes(4).toString('hex');
 const signal = new AbortController().signal;
-const envWith = (accessTokens: AccessTokenSource) => ({
-  deployment: 'self-hosted' as const,
-  allowPrivateHosts: [],
-  localFolders: [],
-  signal,
-  accessTokens,
-});
-
-const post = (path: string, body: object) =>
-  fetch(`${FIXTURE}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
 
 /** Alice connects Google: a client of this run's own, her consent, the code redeemed. */
-async function connectAlice() {
-  const registered = await post('/reg', {
-    redirect_uris: [REDIRECT_URI],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'client_secret_post',
-  }).catch((error: Error) => {
-    throw new Error(
-      `no OAuth fixture at ${FIXTURE} (${error.message}); start tools/workspace/services/oauth-fixture.sh`,
-    );
-  });
-  const { client_id, client_secret } = (await registered.json()) as Record<string, string>;
-  const client: OAuthClientCredentials = { clientId: client_id, clientSecret: client_secret };
-  const request = authorizationRequest(google, { clientId: client.clientId, redirectUri: REDIRECT_URI });
-  const consented = (await (await post('/fixture/consent', { authorization_url: request.url })).json()) as {
-    redirect: string;
-  };
-  const granted = await redeemAuthorizationCode(google, client, {
-    code: new URL(consented.redirect).searchParams.get('code')!,
-    codeVerifier: request.codeVerifier,
-    redirectUri: REDIRECT_URI,
-  });
-  const refreshed: string[] = [];
-  const tokens = refreshingTokenSource({
-    definition: google,
-    client,
-    refreshToken: granted.refreshToken,
-    current: { accessToken: granted.accessToken, expiresAt: granted.expiresAt },
-    onRefresh: (t) => void refreshed.push(t.accessToken),
-  });
-  return { client, granted, tokens, refreshed };
-}
+const connectAlice = () =>
+  connectAliceAtFixture({ authorizationRequest, redeemAuthorizationCode, refreshingTokenSource }, google);
 
 const opened: ImapSmtpMailbox[] = [];
 async function open(tokens: AccessTokenSource): Promise<ImapSmtpMailbox> {
-  const mailbox = (await imapOAuthProvider.open(
-    { settings, secrets: {} },
-    envWith(tokens),
-  )) as ImapSmtpMailbox;
+  const env: OAuthDriverEnvironment = {
+    deployment: 'self-hosted',
+    allowPrivateHosts: [],
+    localFolders: [],
+    signal,
+    accessTokens: tokens,
+  };
+  const mailbox = (await imapOAuthProvider.open({ settings, secrets: {} }, env)) as ImapSmtpMailbox;
   opened.push(mailbox);
   return mailbox;
 }
@@ -134,11 +96,11 @@ describe('a mailbox signed in with OAuth (Dovecot checking the token by introspe
 
   it('gets a new access token when the server refuses an expired one, for IMAP and SMTP alike', async () => {
     const { client, tokens, refreshed } = await connectAlice();
-    await post('/fixture/expire', { client_id: client.clientId });
+    await expireAtFixture(client.clientId);
     const mailbox = await open(tokens);
     await expect(imapOAuthProvider.test(mailbox, signal)).resolves.toBeUndefined();
     expect(refreshed).toHaveLength(1);
-    await post('/fixture/expire', { client_id: client.clientId });
+    await expireAtFixture(client.clientId);
     const subject = `Sent after a refresh ${run}`;
     await mailbox.send({ to: ['alice@example.test'], subject, body: 'The old token had expired.' });
     expect(refreshed).toHaveLength(2);
@@ -176,13 +138,13 @@ describe('a mailbox signed in with OAuth (Dovecot checking the token by introspe
         });
       });
     await expect(authenticate(token)).resolves.toBe('OK');
-    await post('/fixture/revoke', { client_id: client.clientId });
+    await revokeAtFixture(client.clientId);
     await expect(authenticate(token)).resolves.toBe('NO');
   });
 
   it('says needs_reauth when the grant was revoked at the provider', async () => {
     const { client, tokens } = await connectAlice();
-    await post('/fixture/revoke', { client_id: client.clientId });
+    await revokeAtFixture(client.clientId);
     const mailbox = await open(tokens);
     const refused = await imapOAuthProvider.test(mailbox, signal).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(NeedsReauthError);
