@@ -63,17 +63,32 @@ export {
   type ClusterTopic,
   type ClusterBus,
   SingleProcessBus,
+  CLUSTER_BUS,
 } from './lib/ports/cluster-bus';
-export { CLUSTER_BUS, RUN_SLOTS, CONFIRMATION_EXCHANGE, RUNNER_LIVENESS } from './lib/ports/cluster-tokens';
 export {
   type AnswerResult,
   type ConfirmationExchange,
   SINGLE_PROCESS_CONFIRMATIONS,
+  CONFIRMATION_EXCHANGE,
 } from './lib/ports/confirmation-exchange';
 export { STORAGE, SERVER_CONFIG } from './lib/ports/core-tokens';
 export { type DevicePairing, DEVICE_PAIRING } from './lib/ports/device-pairing';
+export {
+  type QueryRecord,
+  type NewQueryRecord,
+  type QueryEventListener,
+  type EndOptions,
+  type OpenOptions,
+  type QueryEventLog,
+  newRunnerId,
+  statusAfter,
+  endStatusOf,
+} from './lib/ports/query-event-log';
+export { type ReadinessCheck, NotReady } from './lib/ports/readiness-check';
 export { type RefreshLock, REFRESH_LOCK, MemoryRefreshLock } from './lib/ports/refresh-lock';
 export { InjectRepository, repositoryProviders } from './lib/ports/repositories';
+export { type ReleaseRunSlot, type RunSlots, runCapReached, RUN_SLOTS } from './lib/ports/run-slots';
+export { type RunnerLiveness, NO_RUNNER_LIVENESS, RUNNER_LIVENESS } from './lib/ports/runner-liveness';
 export { type RunTools, TOOL_CATALOGUE, type ToolCatalogue } from './lib/ports/tool-catalogue';
 export { Route, RouteBody, RouteQuery, routesOutsideApi } from './lib/routing/route.decorator';
 export { RoutingModule } from './lib/routing/routing.module';

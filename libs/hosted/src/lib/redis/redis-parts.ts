@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { type Cluster, type ReadinessCheck, newRunnerId } from '@assistant/server/hosting';
-import { type ServerConfig, mcpLimitsOf } from '@assistant/server-kit';
+import { type Cluster } from '@assistant/server/hosting';
+import { type ReadinessCheck, newRunnerId, type ServerConfig, mcpLimitsOf } from '@assistant/server-kit';
 import { RedisRateLimitStore } from './redis-rate-limit.store';
 import { RedisConnections } from './redis-connections';
 import { RedisClusterBus } from './redis-cluster-bus';

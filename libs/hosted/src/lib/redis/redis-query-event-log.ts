@@ -5,17 +5,16 @@ import {
   type QueryEventBody,
   type QueryStatus,
 } from '@assistant/contracts';
+import { MemoryQueryEventLog, eventJson } from '@assistant/server/hosting';
 import {
   endStatusOf,
-  MemoryQueryEventLog,
   statusAfter,
   type NewQueryRecord,
   type QueryEventListener,
   type QueryEventLog,
   type QueryRecord,
   type RunnerLiveness,
-  eventJson,
-} from '@assistant/server/hosting';
+} from '@assistant/server-kit';
 import { redisUnavailable, type RedisConnections } from './redis-connections';
 import { RedisStreamFollower } from './redis-stream-follower';
 import { EVENT_FIELD, eventsOfEntries, streamId, type StreamEntry } from './redis-query-keys';

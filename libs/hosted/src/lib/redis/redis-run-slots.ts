@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RedisConnections } from './redis-connections';
 import { redisUnavailable } from './redis-connections';
-import { runCapReached, type ReleaseRunSlot, type RunSlots } from '@assistant/server/hosting';
+import { runCapReached, type ReleaseRunSlot, type RunSlots } from '@assistant/server-kit';
 
 /**
  * Takes a slot atomically: drops the account's slots whose time ran out, and adds one unless `limit` are taken.

@@ -1,4 +1,4 @@
-import type { RunnerLiveness } from '@assistant/server/hosting';
+import type { RunnerLiveness } from '@assistant/server-kit';
 import type { RedisConnections } from './redis-connections';
 
 /** How long a process's lease lasts unless renewed: how soon every instance knows a crashed one is gone. */

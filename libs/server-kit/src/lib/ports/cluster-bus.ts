@@ -45,3 +45,6 @@ export class SingleProcessBus implements ClusterBus {
     // Nothing held.
   }
 }
+
+/** Nest's handle on the deployment's cluster bus (ClusterModule provides it). */
+export const CLUSTER_BUS = Symbol('CLUSTER_BUS');

@@ -22,3 +22,6 @@ export const SINGLE_PROCESS_CONFIRMATIONS: ConfirmationExchange = {
   answer: async () => 'unknown',
   onAnswer: () => () => undefined,
 };
+
+/** Nest's handle on the deployment's confirmation exchange (ClusterModule provides it). */
+export const CONFIRMATION_EXCHANGE = Symbol('CONFIRMATION_EXCHANGE');

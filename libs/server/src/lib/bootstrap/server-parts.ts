@@ -2,8 +2,7 @@ import type { Storage } from '@assistant/storage';
 import type { ToolFamily } from '@assistant/tool-kit';
 import type { ModuleImporter } from '../tools/custom/custom-tools-folder';
 import type { RateLimitStore } from '../rate-limit/rate-limit.store';
-import type { QueryEventLog } from '../queries/query-event-log';
-import type { ReadinessCheck } from '../health/readiness';
+import type { QueryEventLog, ReadinessCheck } from '@assistant/server-kit';
 import type { Cluster } from '../cluster/cluster';
 
 /**

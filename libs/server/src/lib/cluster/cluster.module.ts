@@ -12,9 +12,9 @@ import {
   CONFIRMATION_EXCHANGE,
   RUN_SLOTS,
   RUNNER_LIVENESS,
+  NO_RUNNER_LIVENESS,
 } from '@assistant/server-kit';
 import { MemoryRunSlots } from '../queries/run-slots';
-import { NO_RUNNER_LIVENESS } from '../queries/runner-liveness';
 import { MCP_SESSIONS, MemoryMcpSessionStore } from '@assistant/mcp-server';
 import type { Cluster } from './cluster';
 import { ClusterFanout } from './cluster-fanout';

@@ -1,6 +1,10 @@
-import type { ClusterBus, ConfirmationExchange, RefreshLock } from '@assistant/server-kit';
-import type { RunSlots } from '../queries/run-slots';
-import type { RunnerLiveness } from '../queries/runner-liveness';
+import type {
+  ClusterBus,
+  ConfirmationExchange,
+  RefreshLock,
+  RunSlots,
+  RunnerLiveness,
+} from '@assistant/server-kit';
 import type { McpSessionStore } from '@assistant/mcp-server';
 
 /**

@@ -4,7 +4,8 @@
  */
 import { RATE_LIMIT_HEADERS } from '@assistant/contracts';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
-import { NotReady, Readiness } from './readiness';
+import { Readiness } from './readiness';
+import { NotReady } from '@assistant/server-kit';
 
 describe('health and readiness', () => {
   let api: InProcessApp;

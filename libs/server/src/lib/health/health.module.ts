@@ -1,8 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '@assistant/server-kit';
+import { STORAGE, type ReadinessCheck } from '@assistant/server-kit';
 import { HealthController } from './health.controller';
-import { databaseCheck, migrationsCheck, Readiness, type ReadinessCheck } from './readiness';
+import { databaseCheck, migrationsCheck, Readiness } from './readiness';
 
 /**
  * `/healthz` and `/readyz`. The deployment's own parts (Redis) hand their checks in through

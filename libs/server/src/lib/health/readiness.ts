@@ -1,3 +1,4 @@
+import { NotReady, type ReadinessCheck } from '@assistant/server-kit';
 /**
  * (Not @nestjs/terminus, which ARCHITECTURE.md lists: its answers have a shape of their own where ours are the
  * contract's — a declared 200 body, problem+json otherwise — and a named check with a timeout is all we need.)
@@ -6,15 +7,6 @@
  * serve without (the database, its schema, Redis on the hosted service) registers a named check; a check
  * rejects, or takes longer than CHECK_TIMEOUT_MS, when its part is not ready.
  */
-export interface ReadinessCheck {
-  /** Short and stable, shown to whoever polls: `database`, `migrations`, `redis`. */
-  readonly name: string;
-  check(): Promise<void>;
-}
-
-/** A check's failure whose message may be shown to anyone who polls (no addresses, no driver messages). */
-export class NotReady extends Error {}
-
 /** A check that does not answer in this time counts as failed: a probe must not hang on a stuck dependency. */
 export const CHECK_TIMEOUT_MS = 2_000;
 

@@ -2,7 +2,8 @@ import type { QueryEvent } from '@assistant/contracts';
 import { newId, type Storage } from '@assistant/storage';
 import { openTestStorage } from '@assistant/storage/testing';
 import { DurableQueryEventLog } from './durable-query-event-log';
-import { MemoryQueryEventLog, type QueryEventLog, type QueryRecord } from './query-event-log';
+import { MemoryQueryEventLog } from './query-event-log';
+import { type QueryEventLog, type QueryRecord } from '@assistant/server-kit';
 import { frameOf } from './sse-stream';
 
 const FLUSH_MS = 40;

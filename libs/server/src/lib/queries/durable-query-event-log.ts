@@ -9,7 +9,7 @@ import {
   type QueryEventListener,
   type QueryEventLog,
   type QueryRecord,
-} from './query-event-log';
+} from '@assistant/server-kit';
 
 export interface DurableQueryEventLogOptions {
   /**

@@ -6,6 +6,7 @@ import {
   SERVER_CONFIG,
   type ConfirmationExchange,
   type ServerConfig,
+  type QueryEventLog,
 } from '@assistant/server-kit';
 import { TOOL_FAMILIES } from '../tools/tool-catalog';
 import { PendingConfirmations } from './pending-confirmations';
@@ -14,7 +15,6 @@ import { QueriesService } from './queries.service';
 import { QueryStreamer } from './query-streamer';
 import { QueryRecovery } from './query-recovery';
 import { queryEventLogProviders } from './query-event-log.provider';
-import type { QueryEventLog } from './query-event-log';
 
 /** What a run is built with, made once per server from its settings. */
 const RUN_PARTS: Provider[] = [

@@ -17,13 +17,15 @@ import {
   ApiError,
   RUN_SLOTS,
   traceQueryRun,
+  type ReleaseRunSlot,
+  type RunSlots,
+  type QueryEventLog,
+  type QueryRecord,
 } from '@assistant/server-kit';
 import { QUERY_EVENT_LOG } from './query-event-log.provider';
 import { TOOL_FAMILIES, ToolCatalog } from '../tools/tool-catalog';
 import { PendingConfirmations } from './pending-confirmations';
 import { QuestionWrites } from './question-writes';
-import type { ReleaseRunSlot, RunSlots } from './run-slots';
-import type { QueryEventLog, QueryRecord } from './query-event-log';
 import { RUN_OBSERVER, type RunObserver } from './run-observer';
 import { mayUseQuery, queryOwnerOf } from './query-owner';
 

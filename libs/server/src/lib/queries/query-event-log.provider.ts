@@ -1,8 +1,7 @@
 import { Logger, type Provider } from '@nestjs/common';
 import type { Storage } from '@assistant/storage';
-import { STORAGE } from '@assistant/server-kit';
+import { STORAGE, type QueryEventLog } from '@assistant/server-kit';
 import { DurableQueryEventLog } from './durable-query-event-log';
-import type { QueryEventLog } from './query-event-log';
 
 /** Nest's handle on the query event log that the queries module reads and writes. */
 export const QUERY_EVENT_LOG = Symbol('QUERY_EVENT_LOG');

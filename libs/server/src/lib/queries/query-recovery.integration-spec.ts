@@ -1,10 +1,14 @@
 import type { QueryEvent } from '@assistant/contracts';
 import { newId, type Storage } from '@assistant/storage';
 import { openTestStorage } from '@assistant/storage/testing';
-import type { ServerConfig } from '@assistant/server-kit';
+import {
+  type ServerConfig,
+  type QueryEventLog,
+  NO_RUNNER_LIVENESS,
+  type RunnerLiveness,
+} from '@assistant/server-kit';
 import { QueryRecovery } from './query-recovery';
-import { MemoryQueryEventLog, type QueryEventLog } from './query-event-log';
-import { NO_RUNNER_LIVENESS, type RunnerLiveness } from './runner-liveness';
+import { MemoryQueryEventLog } from './query-event-log';
 
 const delta = (n: number): QueryEvent => ({ type: 'output_text.delta', delta: `w${n}`, sequence_number: n });
 

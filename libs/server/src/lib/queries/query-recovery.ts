@@ -7,11 +7,17 @@ import {
 } from '@nestjs/common';
 import { isTerminalEvent, type QueryEvent } from '@assistant/contracts';
 import type { StoredQuery, QueriesRepository } from '@assistant/storage';
-import { SERVER_CONFIG, InjectRepository, type ServerConfig, RUNNER_LIVENESS } from '@assistant/server-kit';
+import {
+  SERVER_CONFIG,
+  InjectRepository,
+  type ServerConfig,
+  RUNNER_LIVENESS,
+  endStatusOf,
+  type QueryEventLog,
+  type RunnerLiveness,
+} from '@assistant/server-kit';
 import { QUERY_LIVE_EVENT_LOG, QUERY_RUNNER_ID } from './query-event-log.provider';
-import { endStatusOf, type QueryEventLog } from './query-event-log';
 import { interruptedCalls } from './interrupted-calls';
-import type { RunnerLiveness } from './runner-liveness';
 
 /** How often a hosted process renews the heartbeat of its runs, and looks for orphans. */
 const HEARTBEAT_MS = 5_000;

@@ -2,8 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { isTerminalEvent } from '@assistant/contracts';
 import { QUERY_EVENT_LOG } from './query-event-log.provider';
-import { SERVER_CONFIG, type ServerConfig } from '@assistant/server-kit';
-import type { QueryEventLog } from './query-event-log';
+import { SERVER_CONFIG, type ServerConfig, type QueryEventLog } from '@assistant/server-kit';
 import { SseStream } from './sse-stream';
 
 /**

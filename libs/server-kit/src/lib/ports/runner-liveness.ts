@@ -13,3 +13,6 @@ export interface RunnerLiveness {
 
 /** One process runs every query (self-hosted): a runner other than itself is never known. */
 export const NO_RUNNER_LIVENESS: RunnerLiveness = { isGone: async () => false };
+
+/** Nest's handle on the deployment's runner liveness (ClusterModule provides it). */
+export const RUNNER_LIVENESS = Symbol('RUNNER_LIVENESS');
