@@ -80,10 +80,17 @@ const depConstraints = [
     onlyDependOnLibsWithTags: ['type:server-kit', ...ALL_LIBS],
     bannedExternalImports: SHARED_STATE_BACKENDS,
   },
+  // The pages for people (sign-in, /profile, the web app) build on the kit too, never on the server that mounts them
+  // nor on OAuth, whose Applications section /profile finds by its mark.
+  {
+    sourceTag: 'type:web',
+    onlyDependOnLibsWithTags: ['type:server-kit', ...ALL_LIBS],
+    bannedExternalImports: SHARED_STATE_BACKENDS,
+  },
   // The server never loads a shared-state backend: a self-hosted install carries no Redis client.
   {
     sourceTag: 'type:server',
-    onlyDependOnLibsWithTags: ['type:server-kit', 'type:mcp-server', 'type:oauth', ...ALL_LIBS],
+    onlyDependOnLibsWithTags: ['type:server-kit', 'type:mcp-server', 'type:oauth', 'type:web', ...ALL_LIBS],
     bannedExternalImports: SHARED_STATE_BACKENDS,
   },
   // The hosted composition plugs Redis into the server's ports (`@assistant/server/hosting`).
@@ -101,7 +108,7 @@ const depConstraints = [
   // neither composition (its tag list has neither), and `scope:self-host` below keeps this one off the hosted one.
   {
     sourceTag: 'type:self-host',
-    onlyDependOnLibsWithTags: ['type:server', 'type:server-kit', 'type:mcp-server', ...ALL_LIBS],
+    onlyDependOnLibsWithTags: ['type:server', 'type:server-kit', 'type:mcp-server', 'type:web', ...ALL_LIBS],
     bannedExternalImports: SHARED_STATE_BACKENDS,
   },
   {
@@ -113,6 +120,7 @@ const depConstraints = [
       'type:server-kit',
       'type:mcp-server',
       'type:oauth',
+      'type:web',
       ...ALL_LIBS,
     ],
   },

@@ -100,6 +100,7 @@ export {
 export { rememberReturnTo, takeReturnTo } from './lib/sessions/return-to-cookie';
 export { sessionCookieName, readCookie, pageCookie, appendSetCookie } from './lib/sessions/session-cookie';
 export { WebSessions } from './lib/sessions/web-sessions';
+export { WebSessionsModule } from './lib/sessions/web-sessions.module';
 export { traceHttpRequests } from './lib/tracing/http-tracing.hook';
 export { traceQueryRun, traceToolCall } from './lib/tracing/run-tracing';
 export { startTracing, stopTracing } from './lib/tracing/start-tracing';

@@ -114,12 +114,13 @@ describe('@nx/enforce-module-boundaries with workspace packages (@assistant/*)',
     expect(boundaryErrors(messages).map((m) => m.messageId)).toEqual(['bannedExternalImportsViolation']);
   });
 
-  // The server depends on the kit, on MCP and on OAuth; any of them importing the server back is a cycle, and a tag
-  // violation.
+  // The server depends on the kit, on MCP, on OAuth and on the web pages; any of them importing the server back is a
+  // cycle, and a tag violation.
   it.each([
     ['the server kit', 'libs/server-kit/src/__boundary-probe__.ts'],
     ['MCP', 'libs/mcp-server/src/__boundary-probe__.ts'],
     ['OAuth', 'libs/oauth/src/__boundary-probe__.ts'],
+    ['the web pages', 'libs/web/src/__boundary-probe__.ts'],
   ])('fails when %s imports @assistant/server', async (_what, probe) => {
     const errors = boundaryErrors(await lintProbe(probe, importOf('@assistant/server')));
 
@@ -143,6 +144,34 @@ describe('@nx/enforce-module-boundaries with workspace packages (@assistant/*)',
 
     expect(errors).toHaveLength(1);
     expect(FORBIDDEN_LIB_IMPORT).toContain(errors[0].messageId);
+  });
+
+  // The web pages and OAuth are siblings on the kit: /profile finds OAuth's section by its mark, never by an import.
+  it('fails when the web pages import @assistant/oauth', async () => {
+    const errors = boundaryErrors(
+      await lintProbe('libs/web/src/__boundary-probe__.ts', importOf('@assistant/oauth')),
+    );
+
+    expect(errors).toHaveLength(1);
+    expect(FORBIDDEN_LIB_IMPORT).toContain(errors[0].messageId);
+  });
+
+  it('fails when the server kit imports @assistant/web (the pages build on the kit, not the other way)', async () => {
+    const errors = boundaryErrors(
+      await lintProbe('libs/server-kit/src/__boundary-probe__.ts', importOf('@assistant/web')),
+    );
+
+    expect(errors).toHaveLength(1);
+    expect(FORBIDDEN_LIB_IMPORT).toContain(errors[0].messageId);
+  });
+
+  it.each([
+    ['the server', 'libs/server/src/__boundary-probe__.ts'],
+    ['the self-hosted composition', 'libs/self-host/src/__boundary-probe__.ts'],
+  ])('allows %s to import @assistant/web', async (_what, probe) => {
+    const messages = await lintProbe(probe, importOf('@assistant/web'));
+
+    expect(messages).toEqual([]);
   });
 
   it('allows the server to import @assistant/oauth', async () => {

@@ -43,7 +43,7 @@ export function authenticateBearer(request: object, response: unknown = {}): Pro
 
 /**
  * Admits a request as `principal` without a bearer token: for a signed-in browser of this server's own pages,
- * whose session cookie and CSRF header the server has checked (libs/server, web/app). The guard then reads this
+ * whose session cookie and CSRF header the server has checked (@assistant/web's web app). The guard then reads this
  * outcome as it reads a verified token's, so scopes are checked the same way. A request that carries an
  * Authorization header is never admitted this way: the bearer token, and only it, decides.
  */

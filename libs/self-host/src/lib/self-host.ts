@@ -12,7 +12,6 @@ import {
 import {
   createAccount,
   CustomTools,
-  issueSignInLink,
   listen,
   MemoryQueryEventLog,
   MemoryRateLimitStore,
@@ -20,6 +19,7 @@ import {
   type CreatedAccount,
   type RunningServer,
 } from '@assistant/server/hosting';
+import { issueSignInLink } from '@assistant/web';
 import { writeCredentials } from './credentials-file';
 import { lockDataDir } from './data-dir-lock';
 import { ensureOwner } from './owner-account';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openStorage, sqliteFileIn, type Storage } from '@assistant/storage';
-import { useSignInLink } from '@assistant/server/hosting';
+import { useSignInLink } from '@assistant/web';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { issueAccountSignInLink, issueSelfHostSignInLink } from './sign-in-link-command';
 

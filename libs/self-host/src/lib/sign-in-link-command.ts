@@ -3,7 +3,7 @@ import { OperatorError } from '@assistant/contracts';
 import type { Storage } from '@assistant/storage';
 import { credentialsFileIn, readCredentials } from '@assistant/client/local';
 import { openStorageFor, selfHostConfig } from '@assistant/server-kit';
-import { issueSignInLink, normalEmail } from '@assistant/server/hosting';
+import { issueSignInLink, normalEmail } from '@assistant/web';
 import { dataDirInUse } from './data-dir-lock';
 import type { SelfHostOptions } from './self-host';
 

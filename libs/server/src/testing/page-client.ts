@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { issueSignInLink } from '../lib/web/sign-in-links';
+import { issueSignInLink } from '@assistant/web';
 import type { InProcessApp } from './in-process-app';
 
 /**

@@ -1,7 +1,7 @@
 import { ALL_SCOPES, isScope, OperatorError, type Scope } from '@assistant/contracts';
 import { TokenService } from '@assistant/auth';
 import type { Storage } from '@assistant/storage';
-import { issuePasswordLink, PASSWORD_LINK_LIFETIMES_MS } from '../web/password-links';
+import { issuePasswordLink, PASSWORD_LINK_LIFETIMES_MS } from '@assistant/web';
 
 export interface CreatedAccount {
   user_id: string;

@@ -24,9 +24,8 @@ import { ToolsModule } from '../tools/tools.module';
 import { FAMILIES } from '../tools/families';
 import { OAuthModule } from '@assistant/oauth';
 import { McpModule } from '@assistant/mcp-server';
-import { WebModule } from '../web/web.module';
+import { WebModule, WebAppModule } from '@assistant/web';
 import { ConnectionPagesModule } from '../tools/pages/connection-pages.module';
-import { WebAppModule } from '../web/app/web-app.module';
 
 /** The whole API as one Nest module; both deployments compose it with their own storage and configuration. */
 @Module({})

@@ -14,10 +14,13 @@ import { startInProcessApp, type InProcessApp } from '../../testing/in-process-a
 import { PageClient } from '../../testing/page-client';
 import { createAccount } from '../accounts/create-account';
 import type { ServerConfig } from '@assistant/server-kit';
-import { issuePasswordLink } from './password-links';
-import { LINK_MAILED, PASSWORD_MAILS_PER_ADDRESS } from './password.pages';
-import { hashPassword } from './passwords';
-import { issueSignInLink } from './sign-in-links';
+import {
+  issuePasswordLink,
+  LINK_MAILED,
+  PASSWORD_MAILS_PER_ADDRESS,
+  hashPassword,
+  issueSignInLink,
+} from '@assistant/web';
 
 const MAIL: NonNullable<ServerConfig['mail']> = {
   smtpUrl: 'smtp://127.0.0.1:10025',

@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { startInProcessApp, type InProcessApp } from '../../testing/in-process-app';
 import { PageClient } from '../../testing/page-client';
-import { issueSignInLink, SIGN_IN_LINK_LIFETIME_MS } from './sign-in-links';
+import { issueSignInLink, SIGN_IN_LINK_LIFETIME_MS } from '@assistant/web';
 
 let api: InProcessApp;
 beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { WebSessionsModule } from '@assistant/server-kit';
 import { ConnectionPages } from './connection.pages';
 import { ConnectionsSection } from './connections-section';
 import { OAuthConnectPages } from './oauth-connect.pages';
@@ -13,7 +14,7 @@ export class ConnectionPagesModule {
   static register(tools: DynamicModule): DynamicModule {
     return {
       module: ConnectionPagesModule,
-      imports: [tools],
+      imports: [tools, WebSessionsModule],
       providers: [ConnectionPages, OAuthConnectPages, ConnectionsSection],
     };
   }

@@ -8,7 +8,7 @@ import { TokenService } from '@assistant/auth';
 import { startInProcessApp, type InProcessApp } from '../../../testing/in-process-app';
 import { PageClient } from '../../../testing/page-client';
 import { createAccount } from '../../accounts/create-account';
-import { CSRF_HEADER } from './browser-credentials';
+import { CSRF_HEADER } from '@assistant/web';
 
 let api: InProcessApp;
 let tokens: TokenService;
@@ -155,6 +155,15 @@ describe('/app as a page', () => {
 });
 
 describe('installing the app', () => {
+  // The script is compiled by @assistant/web's build (tsconfig.app-client.json) beside the built package that this
+  // server loads, and read from there at run time: a 404 here means the package was built without it.
+  it("serves its script, as @assistant/web's build compiled it", async () => {
+    const script = await api.inject({ method: 'GET', url: '/app/app.js', token: null });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.body).toContain("headers.set('x-csrf-token', CSRF)");
+  });
+
   it('has a manifest whose icons are served, as PNGs of their declared sizes and as SVG', async () => {
     const manifest = await api.inject({ method: 'GET', url: '/app/manifest.webmanifest', token: null });
     expect(manifest.statusCode).toBe(200);

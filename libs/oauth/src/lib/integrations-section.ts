@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { Integration } from '@assistant/contracts';
-import { IntegrationsService } from '@assistant/oauth';
 import {
   html,
   type Html,
@@ -20,6 +19,7 @@ import {
   type ProfileSectionContext,
   type ProfileSectionProvider,
 } from '@assistant/server-kit';
+import { IntegrationsService } from './integrations.service';
 
 function activityList(activity: Integration['recent_activity']): Html {
   if (activity.length === 0) return html`<span class="muted">none yet</span>`;
