@@ -27,11 +27,24 @@ class BillingPages implements PageProvider {
   }
 }
 
+// Both marks on one class (a section with a form of its own, as OAuth's applications section and its revoke route).
+@Injectable()
+@ProfileSection({ order: 80 })
+@SitePages()
+class InvoicesSection implements ProfileSectionProvider, PageProvider {
+  render() {
+    return html`<section>Invoices</section>`;
+  }
+  routes() {
+    return [{ method: 'POST' as const, path: '/profile/invoices/:id/pay', handle: async () => 'paid' }];
+  }
+}
+
 @Injectable()
 class Unmarked {}
 
 // A feature's own module: nothing here names the web module, and the web module names none of these.
-@Module({ providers: [BillingSection, BillingPages, Unmarked] })
+@Module({ providers: [BillingSection, BillingPages, InvoicesSection, Unmarked] })
 class BillingModule {}
 
 @Module({ imports: [DiscoveryModule, BillingModule] })
@@ -51,8 +64,9 @@ describe('what features contribute to the site', () => {
 
       expect(pages.map(({ instance }) => instance.routes().map((r) => r.path))).toEqual([
         ['/profile/billing'],
+        ['/profile/invoices/:id/pay'],
       ]);
-      expect(sections.map(({ options }) => options)).toEqual([{ order: 70 }]);
+      expect(sections.map(({ options }) => options)).toEqual([{ order: 70 }, { order: 80 }]);
       expect(markup((await sections[0].instance.render({ userId: 'u', csrf: 'c' }))!)).toBe(
         '<section>Billing</section>',
       );

@@ -34,16 +34,21 @@ export interface ProfileSectionPlace {
 /** Marks a provider that draws a section of /profile. */
 export const ProfileSection = DiscoveryService.createDecorator<ProfileSectionPlace>();
 
-/** The instances of every provider marked with `decorator`, with what the decorator was given. */
+/**
+ * The instances of every provider marked with `decorator`, with what the decorator was given. Read from each
+ * provider's metadata, not with `getProviders({ metadataKey })`: Nest indexes a class under one discovery key only
+ * (the mark applied last), so a class marked both `@ProfileSection` and `@SitePages` would be found by one of them.
+ */
 export function contributionsOf<T, Options>(
   discovery: DiscoveryService,
   decorator: ReturnType<typeof DiscoveryService.createDecorator<Options>>,
 ): { instance: T; options: Options }[] {
   return discovery
-    .getProviders({ metadataKey: decorator.KEY })
-    .filter((wrapper) => wrapper.instance)
+    .getProviders()
+    .filter((wrapper) => wrapper.instance && wrapper.metatype)
     .map((wrapper) => ({
       instance: wrapper.instance as T,
-      options: discovery.getMetadataByDecorator(decorator, wrapper) as Options,
-    }));
+      options: discovery.getMetadataByDecorator(decorator, wrapper) as Options | undefined,
+    }))
+    .filter((found): found is { instance: T; options: Options } => found.options !== undefined);
 }
