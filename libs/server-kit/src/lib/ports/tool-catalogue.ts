@@ -7,13 +7,13 @@ export interface RunTools {
   withheld: WithheldTool[];
 }
 
-/** Nest's handle on the account tools a protocol serves (the catalogue of `tools/`, ToolCatalog). */
+/** Nest's handle on the account's tools, for the runs of queries and the protocols that serve them (ToolCatalog). */
 export const TOOL_CATALOGUE = Symbol('TOOL_CATALOGUE');
 
 /**
- * The account's tools as a protocol that serves them (MCP) sees them: the families, the tools a caller may use
- * (filtered by its scopes), and a signal when an account's tools change. MCP depends on this, not on the
- * catalogue's class, so it can be served from its own lib on any catalogue.
+ * The account's tools as a query's run and a protocol that serves them (MCP) see them: the families, the tools a
+ * caller may use (filtered by its scopes), the server's own connections, and a signal when an account's tools
+ * change. Queries and MCP depend on this, not on the catalogue's class, so each is a lib of its own.
  */
 export interface ToolCatalogue {
   readonly families: readonly ToolFamily[];
@@ -22,6 +22,11 @@ export interface ToolCatalogue {
     principal: { userId: string; scopes: readonly Scope[] },
     only?: readonly string[],
   ): Promise<RunTools>;
+  /**
+   * The connections the server gives an account by itself (the memory family over its own storage, a hosted
+   * web search), by name and family: a run tells the model of them beside the account's own.
+   */
+  defaultConnections(userId: string): readonly { name: string; family: string }[];
   /** Calls `listener` whenever the account's tools change; returns the call that stops it. */
   onChange(userId: string, listener: () => void): () => void;
 }

@@ -1,14 +1,14 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { ModelCatalog } from '@assistant/agent-core';
-import type { ToolFamily } from '@assistant/tool-kit';
 import {
   CONFIRMATION_EXCHANGE,
   SERVER_CONFIG,
   type ConfirmationExchange,
   type ServerConfig,
   type QueryEventLog,
+  TOOL_CATALOGUE,
+  type ToolCatalogue,
 } from '@assistant/server-kit';
-import { TOOL_FAMILIES } from '../tools/tool-catalog';
 import { PendingConfirmations } from './pending-confirmations';
 import { QueriesController } from './queries.controller';
 import { QueriesService } from './queries.service';
@@ -21,9 +21,9 @@ const RUN_PARTS: Provider[] = [
   {
     provide: ModelCatalog,
     // The built-in model knows every family's phrasings; each run's tools decide what it can do.
-    useFactory: (config: ServerConfig, families: readonly ToolFamily[]) =>
-      new ModelCatalog(config.queries.models, families),
-    inject: [SERVER_CONFIG, TOOL_FAMILIES],
+    useFactory: (config: ServerConfig, catalogue: ToolCatalogue) =>
+      new ModelCatalog(config.queries.models, catalogue.families),
+    inject: [SERVER_CONFIG, TOOL_CATALOGUE],
   },
   {
     provide: PendingConfirmations,

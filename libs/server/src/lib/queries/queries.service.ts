@@ -7,7 +7,7 @@ import {
   type QueryEventBody,
 } from '@assistant/contracts';
 import { ModelCatalog, runQuery, toolCallsOf } from '@assistant/agent-core';
-import { familyInstructions, type ToolFamily } from '@assistant/tool-kit';
+import { familyInstructions } from '@assistant/tool-kit';
 import { AuthError, type Principal } from '@assistant/auth';
 import { newId, type Storage } from '@assistant/storage';
 import {
@@ -21,9 +21,10 @@ import {
   type RunSlots,
   type QueryEventLog,
   type QueryRecord,
+  TOOL_CATALOGUE,
+  type ToolCatalogue,
 } from '@assistant/server-kit';
 import { QUERY_EVENT_LOG } from './query-event-log.provider';
-import { TOOL_FAMILIES, ToolCatalog } from '../tools/tool-catalog';
 import { PendingConfirmations } from './pending-confirmations';
 import { QuestionWrites } from './question-writes';
 import { RUN_OBSERVER, type RunObserver } from './run-observer';
@@ -67,8 +68,7 @@ export class QueriesService implements BeforeApplicationShutdown {
     @Inject(STORAGE) private readonly storage: Storage,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(QUERY_EVENT_LOG) private readonly log: QueryEventLog,
-    private readonly catalog: ToolCatalog,
-    @Inject(TOOL_FAMILIES) private readonly families: readonly ToolFamily[],
+    @Inject(TOOL_CATALOGUE) private readonly catalog: ToolCatalogue,
     @Inject(RUN_SLOTS) private readonly runSlots: RunSlots,
     private readonly models: ModelCatalog,
     private readonly confirmations: PendingConfirmations,
@@ -153,7 +153,7 @@ export class QueriesService implements BeforeApplicationShutdown {
           recalled,
           tools,
           instructions: familyInstructions(
-            this.families,
+            this.catalog.families,
             tools.map((tool) => tool.name),
           ),
           withheldTools: withheld,
@@ -254,7 +254,9 @@ export class QueriesService implements BeforeApplicationShutdown {
   ): Array<{ name: string; family: string }> {
     const used = new Set(tools.map((tool) => tool.name));
     const families = new Set(
-      this.families.filter((family) => family.tools.some((tool) => used.has(tool.name))).map((f) => f.name),
+      this.catalog.families
+        .filter((family) => family.tools.some((tool) => used.has(tool.name)))
+        .map((f) => f.name),
     );
     return connections.filter((connection) => families.has(connection.family));
   }
@@ -307,7 +309,7 @@ export class QueriesService implements BeforeApplicationShutdown {
 
   /** The scope a tool needs, as its family declares it; undefined for a tool this server no longer offers. */
   private scopeOf(toolName: string) {
-    for (const family of this.families) {
+    for (const family of this.catalog.families) {
       const tool = family.tools.find((t) => t.name === toolName);
       if (tool) return tool.scope;
     }
