@@ -88,9 +88,22 @@ const depConstraints = [
     bannedExternalImports: SHARED_STATE_BACKENDS,
   },
   // The server never loads a shared-state backend: a self-hosted install carries no Redis client.
+  // The queries run the agent on the kit's ports (the tool catalogue, the event log, run slots), never the server.
+  {
+    sourceTag: 'type:queries',
+    onlyDependOnLibsWithTags: ['type:server-kit', ...ALL_LIBS],
+    bannedExternalImports: SHARED_STATE_BACKENDS,
+  },
   {
     sourceTag: 'type:server',
-    onlyDependOnLibsWithTags: ['type:server-kit', 'type:mcp-server', 'type:oauth', 'type:web', ...ALL_LIBS],
+    onlyDependOnLibsWithTags: [
+      'type:server-kit',
+      'type:mcp-server',
+      'type:oauth',
+      'type:web',
+      'type:queries',
+      ...ALL_LIBS,
+    ],
     bannedExternalImports: SHARED_STATE_BACKENDS,
   },
   // The hosted composition plugs Redis into the server's ports (`@assistant/server/hosting`).
@@ -101,6 +114,7 @@ const depConstraints = [
       'type:server-kit',
       'type:mcp-server',
       'type:oauth',
+      'type:queries',
       ...ALL_LIBS,
     ],
   },
@@ -108,7 +122,14 @@ const depConstraints = [
   // neither composition (its tag list has neither), and `scope:self-host` below keeps this one off the hosted one.
   {
     sourceTag: 'type:self-host',
-    onlyDependOnLibsWithTags: ['type:server', 'type:server-kit', 'type:mcp-server', 'type:web', ...ALL_LIBS],
+    onlyDependOnLibsWithTags: [
+      'type:server',
+      'type:server-kit',
+      'type:mcp-server',
+      'type:web',
+      'type:queries',
+      ...ALL_LIBS,
+    ],
     bannedExternalImports: SHARED_STATE_BACKENDS,
   },
   {
@@ -118,6 +139,7 @@ const depConstraints = [
       'type:self-host',
       'type:server',
       'type:server-kit',
+      'type:queries',
       'type:mcp-server',
       'type:oauth',
       'type:web',

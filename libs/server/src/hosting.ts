@@ -10,8 +10,5 @@
 export { createAccount, parseScopeList, type CreatedAccount } from './lib/accounts/create-account';
 export { listen, type RunningServer } from './lib/bootstrap/running-server';
 export type { Cluster } from './lib/cluster/cluster';
-export { eventJson } from './lib/queries/event-json';
-export { PendingConfirmations } from './lib/queries/pending-confirmations';
-export { MemoryQueryEventLog } from './lib/queries/query-event-log';
 export { MemoryRateLimitStore, type RateLimitStore } from './lib/rate-limit/rate-limit.store';
 export { CustomTools } from './lib/tools/custom/custom-tools';

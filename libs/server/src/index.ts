@@ -5,4 +5,3 @@ export { listen, type RunningServer } from './lib/bootstrap/running-server';
 export { describeStartupError, closeOnSignals } from './lib/bootstrap/process-lifecycle';
 export { createAccount, type CreatedAccount } from './lib/accounts/create-account';
 export { type ServerParts } from './lib/bootstrap/server-parts';
-export { MemoryQueryEventLog } from './lib/queries/query-event-log';

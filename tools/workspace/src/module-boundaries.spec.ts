@@ -121,11 +121,35 @@ describe('@nx/enforce-module-boundaries with workspace packages (@assistant/*)',
     ['MCP', 'libs/mcp-server/src/__boundary-probe__.ts'],
     ['OAuth', 'libs/oauth/src/__boundary-probe__.ts'],
     ['the web pages', 'libs/web/src/__boundary-probe__.ts'],
+    ['the queries', 'libs/queries/src/__boundary-probe__.ts'],
   ])('fails when %s imports @assistant/server', async (_what, probe) => {
     const errors = boundaryErrors(await lintProbe(probe, importOf('@assistant/server')));
 
     expect(errors).toHaveLength(1);
     expect(FORBIDDEN_LIB_IMPORT).toContain(errors[0].messageId);
+  });
+
+  it('fails when the server kit imports @assistant/queries (the queries build on the kit, not the other way)', async () => {
+    const errors = boundaryErrors(
+      await lintProbe('libs/server-kit/src/__boundary-probe__.ts', importOf('@assistant/queries')),
+    );
+
+    expect(errors).toHaveLength(1);
+    expect(FORBIDDEN_LIB_IMPORT).toContain(errors[0].messageId);
+  });
+
+  it('fails when the queries import MCP (a run sees tools through the kit’s port, never a protocol)', async () => {
+    const errors = boundaryErrors(
+      await lintProbe('libs/queries/src/__boundary-probe__.ts', importOf('@assistant/mcp-server')),
+    );
+
+    expect(errors.map((e) => e.messageId)).toEqual(['onlyTagsConstraintViolation']);
+  });
+
+  it('allows the server to import @assistant/queries', async () => {
+    const messages = await lintProbe('libs/server/src/__boundary-probe__.ts', importOf('@assistant/queries'));
+
+    expect(messages).toEqual([]);
   });
 
   it('fails when the server kit imports @assistant/mcp-server (MCP builds on the kit, not the other way)', async () => {

@@ -13,12 +13,12 @@ import {
   createAccount,
   CustomTools,
   listen,
-  MemoryQueryEventLog,
   MemoryRateLimitStore,
   parseScopeList,
   type CreatedAccount,
   type RunningServer,
 } from '@assistant/server/hosting';
+import { MemoryQueryEventLog } from '@assistant/queries';
 import { issueSignInLink } from '@assistant/web';
 import { writeCredentials } from './credentials-file';
 import { lockDataDir } from './data-dir-lock';

@@ -11,7 +11,7 @@ import type { ToolFamily } from '@assistant/tool-kit';
 import { createAccount } from '../lib/accounts/create-account';
 import { type ServerConfig, HTTP_TIMEOUTS, type HttpTimeouts, selfHostConfig } from '@assistant/server-kit';
 import { createHttpApp } from '../lib/bootstrap/create-http-app';
-import { MemoryQueryEventLog } from '../lib/queries/query-event-log';
+import { MemoryQueryEventLog } from '@assistant/queries';
 import { MemoryRateLimitStore } from '../lib/rate-limit/rate-limit.store';
 import { closeParts, type ServerParts } from '../lib/bootstrap/server-parts';
 

@@ -3,7 +3,7 @@ import { RedisClusterBus } from './redis-cluster-bus';
 import { RedisConfirmationExchange } from './redis-confirmation-exchange';
 import type { RedisConnections } from './redis-connections';
 import { cleanUp, freshPrefix, openTestRedis } from '../../testing/redis-test-connections';
-import { PendingConfirmations } from '@assistant/server/hosting';
+import { PendingConfirmations } from '@assistant/queries';
 
 let redisA: RedisConnections;
 let redisB: RedisConnections;

@@ -5,7 +5,7 @@ import {
   type QueryEventBody,
   type QueryStatus,
 } from '@assistant/contracts';
-import { MemoryQueryEventLog, eventJson } from '@assistant/server/hosting';
+import { MemoryQueryEventLog, eventJson } from '@assistant/queries';
 import {
   endStatusOf,
   statusAfter,

@@ -18,7 +18,7 @@ import { DevicesModule } from '../devices/devices.module';
 import { MetaModule } from '../meta/meta.module';
 import { HealthModule } from '../health/health.module';
 import { MetricsModule } from '../metrics/metrics.module';
-import { QueriesModule } from '../queries/queries.module';
+import { QueriesModule } from '@assistant/queries';
 import { ClusterModule, clusterBusOf } from '../cluster/cluster.module';
 import { ToolsModule } from '../tools/tools.module';
 import { FAMILIES } from '../tools/families';

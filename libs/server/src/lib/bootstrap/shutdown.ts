@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { Readiness } from '../health/readiness';
-import { QueriesService } from '../queries/queries.service';
+import { QueriesService } from '@assistant/queries';
 
 /**
  * The first part of a graceful stop, before the HTTP server closes: `/readyz` turns 503 so that load balancers send

@@ -14,7 +14,7 @@ import {
   RUNNER_LIVENESS,
   NO_RUNNER_LIVENESS,
 } from '@assistant/server-kit';
-import { MemoryRunSlots } from '../queries/run-slots';
+import { MemoryRunSlots } from '@assistant/queries';
 import { MCP_SESSIONS, MemoryMcpSessionStore } from '@assistant/mcp-server';
 import type { Cluster } from './cluster';
 import { ClusterFanout } from './cluster-fanout';

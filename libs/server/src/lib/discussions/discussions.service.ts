@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Discussion, ListEnvelope, Message, PageQuery, SearchablePageQuery } from '@assistant/contracts';
 import type { DiscussionsRepository } from '@assistant/storage';
 import { InjectRepository, ApiError } from '@assistant/server-kit';
-import { QueriesService } from '../queries/queries.service';
+import { QueriesService } from '@assistant/queries';
 import { presentDiscussion, presentMessage } from './discussion.presenter';
 
 export const UNTITLED_DISCUSSION = 'New discussion';

@@ -11,7 +11,7 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { SERVER_CONFIG, type ServerConfig } from '@assistant/server-kit';
-import { NO_RUN_OBSERVER, RUN_OBSERVER } from '../queries/run-observer';
+import { NO_RUN_OBSERVER, RUN_OBSERVER } from '@assistant/queries';
 import { recordHttpMetrics } from './http-metrics.hook';
 import { MetricsEndpoint } from './metrics-endpoint';
 import { RunMetrics } from './run-metrics';

@@ -1,5 +1,5 @@
 import type { QueryEventBody } from '@assistant/contracts';
-import type { RunObserver } from '../queries/run-observer';
+import type { RunObserver } from '@assistant/queries';
 import type { ServerMetrics } from './server-metrics';
 
 interface RunInProgress {
