@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import type { Storage } from '@assistant/storage';
-import { STORAGE } from '@assistant/server-kit';
+import { Injectable } from '@nestjs/common';
+import type { SignInFailuresRepository, UsersRepository } from '@assistant/storage';
+import { InjectRepository } from '@assistant/server-kit';
 import {
   hashPassword,
   MAX_PASSWORD_LENGTH,
@@ -65,7 +65,10 @@ export function signUpProblems(email: string, password: string): FieldProblem[] 
  */
 @Injectable()
 export class PasswordAccounts {
-  constructor(@Inject(STORAGE) private readonly storage: Storage) {}
+  constructor(
+    @InjectRepository('users') private readonly users: UsersRepository,
+    @InjectRepository('signInFailures') private readonly signInFailures: SignInFailuresRepository,
+  ) {}
 
   async signUp(rawEmail: string, password: string): Promise<SignUpOutcome> {
     const email = normalEmail(rawEmail);
@@ -73,22 +76,22 @@ export class PasswordAccounts {
     if (problems.length > 0) return { kind: 'invalid', problems };
     // Hashed first, whether or not the account is made: the hash is nearly all of a sign-up's time.
     const passwordHash = await hashPassword(password);
-    if (await this.storage.users.findByEmail(email)) return { kind: 'answered' };
+    if (await this.users.findByEmail(email)) return { kind: 'answered' };
     let userId: string;
     try {
-      userId = (await this.storage.users.create({ email, displayName: email.split('@')[0] })).id;
+      userId = (await this.users.create({ email, displayName: email.split('@')[0] })).id;
     } catch (error) {
       // Two sign-ups for one email at once: the database's unique email lets one through.
-      if (await this.storage.users.findByEmail(email)) return { kind: 'answered' };
+      if (await this.users.findByEmail(email)) return { kind: 'answered' };
       throw error;
     }
-    await this.storage.users.setPasswordHash(userId, passwordHash);
+    await this.users.setPasswordHash(userId, passwordHash);
     return { kind: 'answered' };
   }
 
   async signIn(rawEmail: string, password: string): Promise<SignInOutcome> {
     const email = normalEmail(rawEmail);
-    const failures = this.storage.signInFailures;
+    const failures = this.signInFailures;
     const key = createHash('sha256').update(email, 'utf8').digest('hex');
     const now = new Date();
     const windowStart = new Date(now.getTime() - LOCKOUT_WINDOW_MS);
@@ -100,7 +103,7 @@ export class PasswordAccounts {
       await failures.remove(attempt);
       return { kind: 'locked' };
     }
-    const account = await this.storage.users.findPasswordHash(email);
+    const account = await this.users.findPasswordHash(email);
     const passwordHash = account?.passwordHash ?? null;
     const matches = await verifyPassword(passwordHash ?? (await standInHash()), password);
     if (!account || !passwordHash || !matches) return { kind: 'wrong' };

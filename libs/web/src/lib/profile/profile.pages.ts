@@ -2,10 +2,10 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TokenService } from '@assistant/auth';
-import type { Storage } from '@assistant/storage';
+import type { UsersRepository } from '@assistant/storage';
 import {
   SERVER_CONFIG,
-  STORAGE,
+  InjectRepository,
   type ServerConfig,
   formList,
   formText,
@@ -54,7 +54,7 @@ export class ProfilePages implements PageProvider, OnModuleInit {
 
   constructor(
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
-    @Inject(STORAGE) private readonly storage: Storage,
+    @InjectRepository('users') private readonly users: UsersRepository,
     private readonly sessions: WebSessions,
     private readonly tokens: TokenService,
     private readonly discovery: DiscoveryService,
@@ -108,7 +108,7 @@ export class ProfilePages implements PageProvider, OnModuleInit {
     tokenForm: TokenFormInput & { problems: string[] } = EMPTY_TOKEN_FORM,
     status = 200,
   ): Promise<unknown> {
-    const user = await this.storage.users.findById(userId);
+    const user = await this.users.findById(userId);
     if (!user) {
       // The account went while the session lived on.
       await this.sessions.signOut(request);
@@ -119,7 +119,7 @@ export class ProfilePages implements PageProvider, OnModuleInit {
     const [personal, devices, owner] = await Promise.all([
       this.tokens.list(userId, 'personal', page),
       this.tokens.list(userId, 'device', page),
-      this.storage.users.findFirst(),
+      this.users.findFirst(),
     ]);
     const own: PlacedSection[] = [
       { order: 10, render: () => accountSection(user, this.config.deployment, csrf) },
