@@ -56,7 +56,7 @@ export {
 export { PAGE_PATHS, CREDENTIAL_PAGE_ROUTES, type PageRoute, paramOf } from './lib/pages/page-route';
 export { type Html, html, markup, PAGE_HEADERS, renderPage, pageDocument } from './lib/pages/page';
 export { servePages } from './lib/pages/serve-pages';
-export { whenSignedIn } from './lib/pages/signed-in';
+export { type SignedInAccount, whenSignedIn, signedInPage } from './lib/pages/signed-in';
 export { STYLESHEET_PATH, STYLESHEET } from './lib/pages/stylesheet';
 export {
   type ClusterMessages,
@@ -99,8 +99,8 @@ export {
 } from './lib/sessions/provider-sessions';
 export { rememberReturnTo, takeReturnTo } from './lib/sessions/return-to-cookie';
 export { sessionCookieName, readCookie, pageCookie, appendSetCookie } from './lib/sessions/session-cookie';
-export { WebSessions } from './lib/sessions/web-sessions';
 export { WebSessionsModule } from './lib/sessions/web-sessions.module';
+export { WebSessions } from './lib/sessions/web-sessions';
 export { traceHttpRequests } from './lib/tracing/http-tracing.hook';
 export { traceQueryRun, traceToolCall } from './lib/tracing/run-tracing';
 export { startTracing, stopTracing } from './lib/tracing/start-tracing';

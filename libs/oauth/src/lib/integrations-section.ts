@@ -10,7 +10,7 @@ import {
   paramOf,
   pathWithId,
   scopeList,
-  whenSignedIn,
+  signedInPage,
   ProfileSection,
   SitePages,
   WebSessions,
@@ -45,20 +45,15 @@ export class IntegrationsSection implements ProfileSectionProvider, PageProvider
 
   routes(): PageRoute[] {
     return [
-      {
-        method: 'POST',
-        path: PAGE_PATHS.revokeIntegration,
-        handle: (q, r) =>
-          whenSignedIn(
-            (request) => this.sessions.userIdFor(request),
-            q,
-            r,
-            async (userId) => {
-              await this.revoke(userId, paramOf(q, 'id'));
-              return r.redirect(`${PAGE_PATHS.profile}#integrations`, 303);
-            },
-          ),
-      },
+      signedInPage(
+        (request) => this.sessions.userIdFor(request),
+        'POST',
+        PAGE_PATHS.revokeIntegration,
+        async (request, reply, userId) => {
+          await this.revoke(userId, paramOf(request, 'id'));
+          return reply.redirect(`${PAGE_PATHS.profile}#integrations`, 303);
+        },
+      ),
     ];
   }
 

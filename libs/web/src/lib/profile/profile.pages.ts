@@ -16,7 +16,8 @@ import {
   PAGE_PATHS,
   paramOf,
   type PageRoute,
-  whenSignedIn,
+  signedInPage,
+  type SignedInAccount,
   WebSessions,
   contributionsOf,
   ProfileSection,
@@ -60,6 +61,8 @@ export class ProfilePages implements PageProvider, OnModuleInit {
     private readonly discovery: DiscoveryService,
   ) {}
 
+  private readonly account: SignedInAccount = (request) => this.sessions.userIdFor(request);
+
   onModuleInit(): void {
     this.contributed = contributionsOf<ProfileSectionProvider, ProfileSectionPlace>(
       this.discovery,
@@ -69,36 +72,15 @@ export class ProfilePages implements PageProvider, OnModuleInit {
 
   routes(): PageRoute[] {
     return [
-      {
-        method: 'GET',
-        path: PAGE_PATHS.profile,
-        handle: (q, r) => this.signedIn(q, r, (u) => this.show(q, r, u)),
-      },
-      {
-        method: 'POST',
-        path: PAGE_PATHS.createToken,
-        handle: (q, r) => this.signedIn(q, r, (u) => this.createToken(q, r, u)),
-      },
-      {
-        method: 'POST',
-        path: PAGE_PATHS.revokeToken,
-        handle: (q, r) => this.signedIn(q, r, (u) => this.revoke(q, r, u, 'personal')),
-      },
-      {
-        method: 'POST',
-        path: PAGE_PATHS.revokeDevice,
-        handle: (q, r) => this.signedIn(q, r, (u) => this.revoke(q, r, u, 'device')),
-      },
+      signedInPage(this.account, 'GET', PAGE_PATHS.profile, (q, r, u) => this.show(q, r, u)),
+      signedInPage(this.account, 'POST', PAGE_PATHS.createToken, (q, r, u) => this.createToken(q, r, u)),
+      signedInPage(this.account, 'POST', PAGE_PATHS.revokeToken, (q, r, u) =>
+        this.revoke(q, r, u, 'personal'),
+      ),
+      signedInPage(this.account, 'POST', PAGE_PATHS.revokeDevice, (q, r, u) =>
+        this.revoke(q, r, u, 'device'),
+      ),
     ];
-  }
-
-  /** Runs `then` for the signed-in account; a signed-out browser is sent to sign in and brought back to /profile. */
-  private async signedIn(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    then: (userId: string) => Promise<unknown>,
-  ): Promise<unknown> {
-    return whenSignedIn((r) => this.sessions.userIdFor(r), request, reply, then);
   }
 
   private async show(

@@ -12,7 +12,8 @@ import {
   PAGE_PATHS,
   paramOf,
   type PageRoute,
-  whenSignedIn,
+  signedInPage,
+  type SignedInAccount,
   WebSessions,
   pathWithId,
   SitePages,
@@ -45,59 +46,24 @@ export class ConnectionPages implements PageProvider {
     private readonly connections: ConnectionsService,
   ) {}
 
+  private readonly account: SignedInAccount = (request) => this.sessions.userIdFor(request);
+
   routes(): PageRoute[] {
     return [
-      {
-        method: 'GET',
-        path: PAGE_PATHS.newConnection,
-        handle: (q, r) => this.signedIn(q, r, (u) => this.showNew(q, r, u)),
-      },
-      {
-        method: 'POST',
-        path: PAGE_PATHS.createConnection,
-        handle: (q, r) => this.signedIn(q, r, (u) => this.create(q, r, u)),
-      },
-      {
-        method: 'GET',
-        path: PAGE_PATHS.editConnection,
-        handle: (q, r) => this.signedIn(q, r, (u) => this.showEdit(q, r, u)),
-      },
-      {
-        method: 'POST',
-        path: PAGE_PATHS.editConnection,
-        handle: (q, r) => this.signedIn(q, r, (u) => this.update(q, r, u)),
-      },
-      {
-        method: 'POST',
-        path: PAGE_PATHS.removeConnection,
-        handle: (q, r) =>
-          this.signedIn(q, r, async (u) => {
-            // Not found and built-in connections are ApiErrors, which servePages turns into pages.
-            await this.connections.delete(u, paramOf(q, 'id'));
-            return r.redirect(`${PAGE_PATHS.profile}#connections`, 303);
-          }),
-      },
-      {
-        method: 'POST',
-        path: PAGE_PATHS.defaultConnection,
-        handle: (q, r) =>
-          this.signedIn(q, r, async (u) => {
-            await this.connections.update(u, paramOf(q, 'id'), { default: true });
-            return r.redirect(`${PAGE_PATHS.profile}#connections`, 303);
-          }),
-      },
+      signedInPage(this.account, 'GET', PAGE_PATHS.newConnection, (q, r, u) => this.showNew(q, r, u)),
+      signedInPage(this.account, 'POST', PAGE_PATHS.createConnection, (q, r, u) => this.create(q, r, u)),
+      signedInPage(this.account, 'GET', PAGE_PATHS.editConnection, (q, r, u) => this.showEdit(q, r, u)),
+      signedInPage(this.account, 'POST', PAGE_PATHS.editConnection, (q, r, u) => this.update(q, r, u)),
+      signedInPage(this.account, 'POST', PAGE_PATHS.removeConnection, async (q, r, u) => {
+        // Not found and built-in connections are ApiErrors, which servePages turns into pages.
+        await this.connections.delete(u, paramOf(q, 'id'));
+        return r.redirect(`${PAGE_PATHS.profile}#connections`, 303);
+      }),
+      signedInPage(this.account, 'POST', PAGE_PATHS.defaultConnection, async (q, r, u) => {
+        await this.connections.update(u, paramOf(q, 'id'), { default: true });
+        return r.redirect(`${PAGE_PATHS.profile}#connections`, 303);
+      }),
     ];
-  }
-
-  /** A signed-out browser is sent to sign in, and back to the form it asked for (or to /profile after a POST). */
-  private async signedIn(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    then: (userId: string) => Promise<unknown>,
-  ): Promise<unknown> {
-    // A form asked for by its address comes back to itself after signing in.
-    const back = request.method === 'GET' ? request.url : PAGE_PATHS.profile;
-    return whenSignedIn((r) => this.sessions.userIdFor(r), request, reply, then, back);
   }
 
   private providerFromQuery(
