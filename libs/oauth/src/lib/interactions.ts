@@ -1,6 +1,5 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SCOPE_DESCRIPTIONS, isScope, type Scope } from '@assistant/contracts';
 import type { UsersRepository, OAuthRecordsRepository } from '@assistant/storage';
 import {
@@ -8,9 +7,10 @@ import {
   WebSessions,
   html,
   renderPage,
-  CSRF_FIELD,
-  formText,
   csrfField,
+  SitePages,
+  type PageProvider,
+  type PageRoute,
   PublicAddress,
   PROVIDER_INTERACTION_COOKIE,
   readCookie,
@@ -28,28 +28,29 @@ interface ConsentDetails {
 /**
  * Where a user resolves an authorization request: the authorization server sends the browser here to sign in
  * (our sign-in page, then back) and to allow or deny the application the scopes it asked for. Only delegable
- * scopes can be granted; every POST carries the session's CSRF token. The consent is the signed-in person's own:
+ * scopes can be granted; these are pages of the site (`@SitePages`), so every POST carries the session's CSRF
+ * token and an error is a page, by construction. The consent is the signed-in person's own:
  * signed out, the browser signs in first; signed in as someone other than the one the request was started for
  * (someone signed out and another in meanwhile), the request starts again, and the provider, whose session the
  * host ends unless it is the signed-in person's, asks again for whoever is signed in now (B4).
  */
 @Injectable()
-export class Interactions implements OnModuleInit {
+@SitePages()
+export class Interactions implements PageProvider {
   constructor(
     private readonly server: AuthorizationServerHost,
     private readonly sessions: WebSessions,
     @InjectRepository('users') private readonly users: UsersRepository,
     @InjectRepository('oauth') private readonly oauthRecords: OAuthRecordsRepository,
-    private readonly adapterHost: HttpAdapterHost,
     private readonly address: PublicAddress,
   ) {}
 
-  onModuleInit(): void {
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    // Form posts are parsed by the framework's urlencoded parser, as the other pages' are.
-    fastify.get(`${INTERACTION_PATH}/:uid`, (request, reply) => this.show(request, reply));
-    fastify.post(`${INTERACTION_PATH}/:uid/allow`, (request, reply) => this.decide(request, reply, true));
-    fastify.post(`${INTERACTION_PATH}/:uid/deny`, (request, reply) => this.decide(request, reply, false));
+  routes(): PageRoute[] {
+    return [
+      { method: 'GET', path: `${INTERACTION_PATH}/:uid`, handle: (q, r) => this.show(q, r) },
+      { method: 'POST', path: `${INTERACTION_PATH}/:uid/allow`, handle: (q, r) => this.decide(q, r, true) },
+      { method: 'POST', path: `${INTERACTION_PATH}/:uid/deny`, handle: (q, r) => this.decide(q, r, false) },
+    ];
   }
 
   private async show(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
@@ -97,13 +98,6 @@ export class Interactions implements OnModuleInit {
     const details = await this.detailsOf(request, reply);
     if (!details) return this.startAgainOrExpired(request, reply);
     if (details.prompt.name !== 'consent') return this.expired(reply);
-    if (!(await this.sessions.checkCsrf(request, formText(request, CSRF_FIELD)))) {
-      return renderPage(reply, {
-        status: 403,
-        title: 'Request refused',
-        body: '<h1>Request refused</h1><p>The form was not sent from this site. Go back and try again.</p>',
-      });
-    }
     const userId = await this.sessions.userIdFor(request);
     if (!userId) return this.signIn(reply, details.uid);
     if (userId !== details.session?.accountId) return this.startAgain(reply, details.params);
