@@ -49,10 +49,17 @@ export function systemPrompt(context: PromptContext): string {
   return lines.join('\n');
 }
 
-/** "Thursday 2026-11-26, 23:19 (GMT+1)": the weekday, the local date in ISO form, the hour and the UTC offset. */
-export function localNow(now: Date, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
+/**
+ * One formatter per time zone: making an Intl.DateTimeFormat costs ~0.3 ms (a third of a query's start before its
+ * model request), formatting with one ~10 µs. Time zones are a fixed set (an unknown one throws before it is
+ * kept), so the map stays small.
+ */
+const localNowFormats = new Map<string, Intl.DateTimeFormat>();
+
+function localNowFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = localNowFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
       timeZone,
       weekday: 'long',
       year: 'numeric',
@@ -62,7 +69,16 @@ export function localNow(now: Date, timeZone: string): string {
       minute: '2-digit',
       hourCycle: 'h23',
       timeZoneName: 'shortOffset',
-    })
+    });
+    localNowFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/** "Thursday 2026-11-26, 23:19 (GMT+1)": the weekday, the local date in ISO form, the hour and the UTC offset. */
+export function localNow(now: Date, timeZone: string): string {
+  const parts = Object.fromEntries(
+    localNowFormat(timeZone)
       .formatToParts(now)
       .map((part) => [part.type, part.value]),
   );
