@@ -80,8 +80,8 @@ export class QueriesService implements BeforeApplicationShutdown {
    * Checks everything that can be refused with an ordinary HTTP error, reads what the model needs, and starts
    * the run in the background. The caller streams the run's events from the log; the run does not depend on it.
    *
-   * Only what the model call needs comes before it. Storing the question (and a new discussion), the query's
-   * database record and reading the account's auto-approved tools go on beside the model call (QuestionWrites);
+   * Only what the model call needs comes before it. Storing the question (and a new discussion) and the query's
+   * database record go on beside the model call (QuestionWrites);
    * the answer is stored only after the question, and before the terminal event (see `finish`).
    */
   async start(principal: Principal, body: CreateQuery): Promise<QueryRecord> {
@@ -159,10 +159,10 @@ export class QueriesService implements BeforeApplicationShutdown {
           withheldTools: withheld,
           timeZone: this.config.queries.timeZone,
           userName: account.name,
-          connections: this.connectionsOf(account.connections, tools),
+          connections: runTools.value.connections,
           contextTokens: this.config.queries.contextTokens,
           confirm: (call) => this.confirmations.wait(queryId, call.callId, controller.signal),
-          autoApproved: writes.autoApproved,
+          autoApproved: account.autoApprovedTools,
           // A tool may refer to the discussion (a saved memory links to it).
           toolsMayRun: questionStored,
           signal: controller.signal,
@@ -213,7 +213,7 @@ export class QueriesService implements BeforeApplicationShutdown {
     if (body.discussion_id && !(await this.storage.discussions.get(userId, body.discussion_id))) {
       throw ApiError.notFound('discussion');
     }
-    const [history, recalled, user, connections] = await Promise.all([
+    const [history, recalled, user] = await Promise.all([
       body.discussion_id
         ? this.storage.discussions.recentMessages(userId, body.discussion_id, HISTORY_MESSAGES)
         : [],
@@ -221,9 +221,9 @@ export class QueriesService implements BeforeApplicationShutdown {
       principal.scopes.includes('read:memories')
         ? this.storage.memories.recall(userId, body.text, RECALLED_MEMORIES)
         : [],
-      // What a language model is told of the account: its name and connections (see `connectionsOf`).
+      // What a language model is told of the account (its name; its connections come with the run's tools), and
+      // the tools whose calls it approved for good.
       this.storage.users.findById(userId),
-      this.storage.connections.list(userId),
     ]);
     return {
       discussionId: body.discussion_id ?? newId('discussion'),
@@ -234,31 +234,8 @@ export class QueriesService implements BeforeApplicationShutdown {
       messageId: newId('message'),
       history: history.map((m) => ({ role: m.role, text: m.text })),
       recalled: recalled.map((m) => ({ content: m.content, created_at: m.createdAt.toISOString() })),
-      account: {
-        name: user?.displayName,
-        connections: [...connections, ...this.catalog.defaultConnections(userId)].map(({ name, family }) => ({
-          name,
-          family,
-        })),
-      },
+      account: { name: user?.displayName, autoApprovedTools: user?.autoApprovedTools ?? [] },
     };
-  }
-
-  /**
-   * The account's connections a language model is told of: those of the families whose tools the run may use,
-   * so that a token narrowed to some tools learns nothing through the model of connections it cannot use.
-   */
-  private connectionsOf(
-    connections: ReadonlyArray<{ name: string; family: string }>,
-    tools: ReadonlyArray<{ name: string }>,
-  ): Array<{ name: string; family: string }> {
-    const used = new Set(tools.map((tool) => tool.name));
-    const families = new Set(
-      this.catalog.families
-        .filter((family) => family.tools.some((tool) => used.has(tool.name)))
-        .map((f) => f.name),
-    );
-    return connections.filter((connection) => families.has(connection.family));
   }
 
   /**

@@ -43,7 +43,6 @@ describe('QuestionWrites on SQLite', () => {
     writes.modelAnswered();
     expect(await writes.questionStored).toBe(true);
     expect(await stored(q)).toEqual({ discussion: true, messages: [q.questionId] });
-    expect(await writes.autoApproved).toEqual([]);
   });
 
   it('starts anyway once the model has been silent for a while (it is thinking)', async () => {

@@ -20,8 +20,7 @@ export interface Question {
 }
 
 /**
- * The writes of a query that need not precede its model call: a new discussion, the question, and reading the
- * account's auto-approved tools. They start once the model's first event has gone out to the client, or once the
+ * The writes of a query that need not precede its model call: a new discussion and the question. They start once the model's first event has gone out to the client, or once the
  * model has been silent for `MODEL_THINKING_MS` — whichever comes first — so that on SQLite (whose work runs on
  * the event loop) they neither delay the model request nor the first token. The run's end starts them too, so
  * that its answer can follow its question.
@@ -36,8 +35,6 @@ export class QuestionWrites {
   readonly questionWritten: Promise<unknown>;
   /** True once the question is stored; false if it could not be (then `onFailure` was told). */
   readonly questionStored: Promise<boolean>;
-  /** The account's auto-approved tools; none if they could not be read (every side effect is then asked about). */
-  readonly autoApproved: Promise<readonly string[]>;
   private started = false;
   private release!: () => void;
   private readonly fallback: NodeJS.Timeout;
@@ -72,15 +69,6 @@ export class QuestionWrites {
         return false;
       },
     );
-    this.autoApproved = mayStart
-      .then(() => storage.users.findById(userId))
-      .then(
-        (user) => user?.autoApprovedTools ?? [],
-        (error: unknown) => {
-          logger.error({ err: error, query_id: queryId, msg: 'could not read auto-approved tools' });
-          return [];
-        },
-      );
     this.fallback = setTimeout(this.start, thinkingMs);
   }
 

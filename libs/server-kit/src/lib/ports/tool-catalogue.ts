@@ -5,6 +5,12 @@ import type { ConnectedTool, ToolFamily, WithheldTool } from '@assistant/tool-ki
 export interface RunTools {
   tools: ConnectedTool[];
   withheld: WithheldTool[];
+  /**
+   * The connections the run's tools go through — the account's own that work, then the server's for every
+   * account — by name and family, for the model to be told of. Only of the families of `tools`, so that a token
+   * narrowed to some tools learns nothing through the model of connections it cannot use.
+   */
+  connections: ReadonlyArray<{ name: string; family: string }>;
 }
 
 /** Nest's handle on the account's tools, for the runs of queries and the protocols that serve them (ToolCatalog). */
@@ -22,11 +28,6 @@ export interface ToolCatalogue {
     principal: { userId: string; scopes: readonly Scope[] },
     only?: readonly string[],
   ): Promise<RunTools>;
-  /**
-   * The connections the server gives an account by itself (the memory family over its own storage, a hosted
-   * web search), by name and family: a run tells the model of them beside the account's own.
-   */
-  defaultConnections(userId: string): readonly { name: string; family: string }[];
   /** Calls `listener` whenever the account's tools change; returns the call that stops it. */
   onChange(userId: string, listener: () => void): () => void;
 }

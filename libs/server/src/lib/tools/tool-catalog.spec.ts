@@ -162,6 +162,24 @@ describe('ToolCatalog', () => {
     await catalog.onApplicationShutdown();
   });
 
+  it("names the connections of the run's tools only: the account's own, and none for a run without their family", async () => {
+    const { catalog } = catalogWith({ ada: [hub('con_ada'), hub('con_attic')], bob: [hub('con_bob')] });
+    const all = await catalog.forRun({ userId: 'ada', ...everything });
+    expect(all.connections).toEqual([
+      { name: 'con_ada', family: 'home' },
+      { name: 'con_attic', family: 'home' },
+    ]);
+    // A token narrowed to memories learns nothing of the account's home connections through the model.
+    expect((await catalog.forRun({ userId: 'ada', scopes: ['read:memories'] })).connections).toEqual([]);
+    expect(
+      (await catalog.forRun({ userId: 'ada', ...everything }, ['memory_search'])).connections,
+    ).toEqual([]);
+    expect((await catalog.forRun({ userId: 'bob', ...everything })).connections).toEqual([
+      { name: 'con_bob', family: 'home' },
+    ]);
+    await catalog.onApplicationShutdown();
+  });
+
   it('opens a connection at its first call, once for many questions, again when it changed, and closes them all', async () => {
     const connections = { ada: [hub('con_ada')] };
     const { catalog, stats } = catalogWith(connections);

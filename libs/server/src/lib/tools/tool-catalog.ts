@@ -41,6 +41,12 @@ const DRIVER_IDLE_MS = 60_000;
 /** How many accounts' built tools are kept at most (the most recently built). */
 const KEPT_ACCOUNTS = 1_000;
 
+/** An account's tools, connected, and the connections they go through (each with the tools it serves). */
+interface AccountTools {
+  tools: ConnectedTool[];
+  connections: Array<{ name: string; family: string; serves: ReadonlySet<string> }>;
+}
+
 /**
  * The one place that knows which tools an account has: the families' tools, connected to the account's active
  * connections (the memory family to this server's storage; a self-hosted server's custom tools need none),
@@ -53,7 +59,7 @@ export class ToolCatalog implements ToolCatalogue, OnApplicationShutdown {
   private readonly logger = new Logger('ToolCatalog');
   private readonly pool = new DriverPool(DRIVER_IDLE_MS);
   /** Each account's tools as `accountTools` built them, until they change. */
-  private readonly built = new AccountToolsCache<ConnectedTool[]>(DRIVER_IDLE_MS, KEPT_ACCOUNTS);
+  private readonly built = new AccountToolsCache<AccountTools>(DRIVER_IDLE_MS, KEPT_ACCOUNTS);
   private readonly changes = new EventEmitter();
   private readonly shutdown = new AbortController();
   /** The drivers of the families this server serves itself (no provider): memory over its storage. */
@@ -89,16 +95,21 @@ export class ToolCatalog implements ToolCatalogue, OnApplicationShutdown {
   ): Promise<RunTools> {
     if (only) this.assertKnown(only);
     const account = await this.builtTools(principal.userId);
+    const tools = allowedTools(account.tools, principal.scopes, only);
+    const names = new Set(tools.map((tool) => tool.name));
     return {
-      tools: allowedTools(account, principal.scopes, only),
-      withheld: withheldTools(account, principal.scopes, only),
+      tools,
+      withheld: withheldTools(account.tools, principal.scopes, only),
+      connections: account.connections
+        .filter((connection) => [...connection.serves].some((tool) => names.has(tool)))
+        .map(({ name, family }) => ({ name, family })),
     };
   }
 
   /** The whole catalogue, with `active` for the tools this account has (`GET /tools`). */
   async list(userId: string): Promise<ToolInfo[]> {
     // Connecting nothing: drivers open only when a tool is called.
-    const active = new Map((await this.builtTools(userId)).map((tool) => [tool.name, tool]));
+    const active = new Map((await this.builtTools(userId)).tools.map((tool) => [tool.name, tool]));
     return this.families
       .flatMap((family) =>
         family.tools.map((tool) => ({
@@ -152,7 +163,7 @@ export class ToolCatalog implements ToolCatalogue, OnApplicationShutdown {
   }
 
   /** The account's tools as last built, or built now (see `accountTools`). */
-  private builtTools(userId: string): Promise<ConnectedTool[]> {
+  private builtTools(userId: string): Promise<AccountTools> {
     return this.built.get(userId, () => this.accountTools(userId));
   }
 
@@ -165,9 +176,10 @@ export class ToolCatalog implements ToolCatalogue, OnApplicationShutdown {
    * is the default). Drivers open when a tool is first called (a question about memories logs in to no mail
    * server), then stay in the pool; a connection that cannot be opened fails that call, in its words.
    */
-  private async accountTools(userId: string): Promise<ConnectedTool[]> {
+  private async accountTools(userId: string): Promise<AccountTools> {
     const connections = await this.connections.activeConnections(userId);
     const tools: ConnectedTool[] = [];
+    const through: AccountTools['connections'] = [];
     for (const family of this.families) {
       if (family.providers.length === 0) {
         // A family without providers is served by this server itself, for every account: memory over its
@@ -183,11 +195,13 @@ export class ToolCatalog implements ToolCatalogue, OnApplicationShutdown {
           .filter((c) => c.family === family.name)
           .map((c) => ({ ...c, isDefault: own.length === 0 })),
       ];
+      const served = new Map(candidates.map((c) => [c, new Set<string>()]));
       for (const tool of family.tools) {
         const serves = (c: ActiveConnection) =>
           servesTool(c.provider, tool) && providersOf(family).some((p) => p.name === c.provider);
         const able = candidates.filter(serves);
         if (able.length === 0) continue;
+        for (const c of able) served.get(c)?.add(tool.name);
         const offered = withConnectionArgument(tool, family.name, able);
         tools.push({
           ...offered,
@@ -203,8 +217,11 @@ export class ToolCatalog implements ToolCatalogue, OnApplicationShutdown {
           },
         });
       }
+      for (const [c, serves] of served) {
+        if (serves.size > 0) through.push({ name: c.name, family: family.name, serves });
+      }
     }
-    return tools;
+    return { tools, connections: through };
   }
 
   /**
