@@ -1,6 +1,7 @@
 // What the other projects use, and nothing more (tools/workspace checks it): the run, its limits, the models.
 export {
   runQuery,
+  queryCreated,
   toolCallsOf,
   DEFAULT_RUN_LIMITS,
   type ConfirmationOutcome,

@@ -82,9 +82,16 @@ describe('DurableQueryEventLog on SQLite', () => {
   }
 
   const delta = (text: string) => ({ type: 'output_text.delta', delta: text }) as const;
+  const toolCall = () =>
+    ({
+      type: 'tool_call.started',
+      call_id: 'call_1',
+      tool: 'memory_search',
+      arguments: { query: 'x' },
+    }) as const;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  it('stores the query at once and its events in one batch a moment later, never one write per event', async () => {
+  it('stores the query at once, a tool call with the text before it in one batch a moment later, never one write per event', async () => {
     const appendEvents = jest.spyOn(storage.queries, 'appendEvents');
     try {
       const log = processLog();
@@ -93,45 +100,42 @@ describe('DurableQueryEventLog on SQLite', () => {
       await until(async () => (await storage.queries.get(id)) !== null);
       expect(await storage.queries.get(id)).toMatchObject({ status: 'running', runnerId: 'runner_a' });
       for (let i = 0; i < 50; i++) log.append(id, delta(`w${i} `));
+      log.append(id, toolCall());
       expect(appendEvents).not.toHaveBeenCalled();
       expect(await storage.queries.events(id, 0)).toEqual([]);
       await sleep(FLUSH_MS * 3);
       expect(appendEvents).toHaveBeenCalledTimes(1);
       expect((await storage.queries.events(id, 0)).map((e) => e.sequence_number)).toEqual(
-        Array.from({ length: 50 }, (_, i) => i + 1),
+        Array.from({ length: 51 }, (_, i) => i + 1),
       );
     } finally {
       appendEvents.mockRestore();
     }
   });
 
-  it("rewrites a long stream's row less often as it grows, yet leaves no event unwritten for long", async () => {
+  it("writes an answer's text with its end, however long it streams, and another query's text not with it", async () => {
     const appendEvents = jest.spyOn(storage.queries, 'appendEvents');
     try {
-      const log = new DurableQueryEventLog(new MemoryQueryEventLog(), storage.queries, {
-        flushDelayMs: 10,
-        maxUnstoredMs: 200,
-        onError: (error) => errors.push(error),
-      });
-      logs.push(log);
+      const log = processLog();
       const id = await openQuery(log);
-      await until(async () => (await storage.queries.get(id)) !== null, 100);
-      // 20 KB at once, then a token of ~60 bytes every 5 ms for 600 ms or more: a write at every flush would be 60.
-      for (let i = 0; i < 200; i++) log.append(id, delta(`${'x'.repeat(90)} `));
-      await sleep(30);
+      const other = await openQuery(log);
+      await until(async () => (await storage.queries.get(other)) !== null);
       appendEvents.mockClear();
-      const started = Date.now();
-      for (let i = 0; i < 120; i++) {
+      log.append(id, { type: 'query.created', query_id: id, discussion_id: discussionId } as never);
+      // A token every 5 ms for ten flush delays and more.
+      for (let i = 0; i < 100; i++) {
         log.append(id, delta(`w${i} `));
+        log.append(other, delta(`o${i} `));
         await sleep(5);
       }
-      const writes = appendEvents.mock.calls.length;
-      // Once every maxUnstoredMs (a quarter of 20 KB does not come meanwhile), not at every 10 ms flush.
-      expect(writes).toBeGreaterThanOrEqual(2);
-      expect(writes).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 200) + 1);
-      // What waited is written within maxUnstoredMs (and a flush).
-      await sleep(250);
-      expect((await storage.queries.events(id, 0)).length).toBe(320);
+      expect(appendEvents).not.toHaveBeenCalled();
+      await log.end(id, { type: 'query.incomplete', reason: 'cancelled' });
+      // One row write: every event and the end, the other query's text still waiting for its own.
+      expect(appendEvents).toHaveBeenCalledTimes(1);
+      expect((await storage.queries.events(id, 0)).length).toBe(102);
+      expect(await storage.queries.events(other, 0)).toEqual([]);
+      await log.end(other, { type: 'query.incomplete', reason: 'cancelled' });
+      expect((await storage.queries.events(other, 0)).length).toBe(101);
     } finally {
       appendEvents.mockRestore();
     }
@@ -146,12 +150,12 @@ describe('DurableQueryEventLog on SQLite', () => {
       const frames: string[] = [];
       await log.subscribe(id, 0, (event) => frames.push(frameOf(event)));
       stringify.mockClear();
-      log.append(id, delta('once'));
+      log.append(id, toolCall());
       expect(stringify).toHaveBeenCalledTimes(1);
       await until(async () => appendEvents.mock.calls.length > 0, FLUSH_MS * 3);
       const [[stored]] = appendEvents.mock.calls.map(([events]) => events);
-      expect(frames).toEqual([`id: 1\nevent: output_text.delta\ndata: ${stored.json}\n\n`]);
-      expect(await storage.queries.events(id, 0)).toEqual([{ ...delta('once'), sequence_number: 1 }]);
+      expect(frames).toEqual([`id: 1\nevent: tool_call.started\ndata: ${stored.json}\n\n`]);
+      expect(await storage.queries.events(id, 0)).toEqual([{ ...toolCall(), sequence_number: 1 }]);
     } finally {
       stringify.mockRestore();
       appendEvents.mockRestore();
@@ -242,7 +246,7 @@ describe('DurableQueryEventLog on SQLite', () => {
   it('follows a query that another process runs, from what that process stores, up to its terminal event', async () => {
     const runner = processLog('runner_a');
     const id = await openQuery(runner);
-    runner.append(id, delta('one '));
+    runner.append(id, toolCall());
     await sleep(FLUSH_MS * 3);
 
     const other = processLog('runner_b', 20);
@@ -253,7 +257,7 @@ describe('DurableQueryEventLog on SQLite', () => {
     await runner.end(id, { type: 'query.incomplete', reason: 'cancelled' });
     await sleep(100);
     expect(seen.map((e) => [e.sequence_number, e.type])).toEqual([
-      [1, 'output_text.delta'],
+      [1, 'tool_call.started'],
       [2, 'output_text.delta'],
       [3, 'query.incomplete'],
     ]);
@@ -264,7 +268,7 @@ describe('DurableQueryEventLog on SQLite', () => {
       const runner = processLog('runner_a', 1_000, shared);
       const reader = processLog('runner_b', 20, shared);
       const id = await openQuery(runner);
-      runner.append(id, delta('a'));
+      runner.append(id, toolCall());
       await sleep(FLUSH_MS * 3);
       expect(await reader.get(id)).toMatchObject({ status: 'running', lastEventId: 1 });
       // The runner stored its end, but its write to the live copy was lost (a Redis outage).

@@ -13,12 +13,10 @@ import {
 
 export interface DurableQueryEventLogOptions {
   /**
-   * How long an event may wait in memory before it is written: a crash loses at most this much of a short
-   * stream. A long one's row is rewritten less often (see `isDue`), and loses at most `maxUnstoredMs`.
+   * How long an event that must outlive a crash (see `WRITTEN_AT_THE_END`) may wait in memory before it is
+   * written, with the events of its query before it.
    */
   flushDelayMs?: number;
-  /** How long an event of a long stream may wait in memory at most before it is written. */
-  maxUnstoredMs?: number;
   /** How often the stream of a query that this process does not hold looks for new events in the database. */
   pollMs?: number;
   /**
@@ -37,24 +35,27 @@ export interface DurableQueryEventLogOptions {
 const MAX_RETRIED_EVENTS = 100_000;
 
 /**
- * A query's stored events that are rewritten at every flush however little came since: about a page of the
- * database, which a write of the row costs anyway.
+ * The events a query writes only with its end (or with an event that is written earlier, in order): its start and
+ * the text of its answer. A reader has them live; the database keeps a query's replay and its state after a crash.
+ * A crash loses the text streamed so far of an unfinished answer — which is never stored as an answer anyway, and
+ * is the same text the model would write again — while every tool call, confirmation asked and memory saved, the
+ * things that happened, is written within `flushDelayMs`. So an answer costs the same row writes whatever its
+ * length (issue 23): its row is written at its start, with its question, and at its end, with its answer.
  */
-const SMALL_ROW_BYTES = 4_096;
+const WRITTEN_AT_THE_END: ReadonlySet<QueryEvent['type']> = new Set(['query.created', 'output_text.delta']);
 
 interface PendingWrite extends EventToStore {
   /** When its query ended, for a terminal event. */
   at?: Date;
-  /** When it was appended (performance.now()), for a stream's events that wait to be written. */
-  since?: number;
 }
 
 /**
  * A live query event log (in memory on a self-hosted server, Redis Streams on the hosted API) written behind to
  * the database, so that a query outlives its process: its status and events after a restart, and
- * `query.incomplete` (`interrupted`) for a run a crash cut short. The stream never waits for the database per event: events are written in batches a short while
- * after they happen, each query's appended to its own row (a query writes the same rows whatever its length), and the terminal event is written (with everything before it, and then the query's status)
- * before anyone hears it. Queries that the live log does not hold — from before a restart, evicted after their
+ * `query.incomplete` (`interrupted`) for a run a crash cut short. The stream never waits for the database per event: a query's text is written with its end, its
+ * other events (tool calls, confirmations, memories saved) in batches a short while after they happen (see
+ * `WRITTEN_AT_THE_END`), each query's appended to its own row, and the terminal event is written (with everything
+ * before it, and then the query's status) before anyone hears it. Queries that the live log does not hold — from before a restart, evicted after their
  * retention, or run by another process — are read from the database.
  *
  * A live copy of a query that another process runs is trusted only while the database does not hold its end and
@@ -75,10 +76,9 @@ export class DurableQueryEventLog implements QueryEventLog {
   private readonly ending = new Set<string>();
   /** The queries this process runs, until they end: the live log is the truth about them. */
   private readonly runningHere = new Set<string>();
-  /** The bytes of each running query's events that are stored (its row's `events`), once it has some. */
-  private readonly storedBytes = new Map<string, number>();
+  /** Queries with an event pending that is not written only at the end: the next flush writes theirs. */
+  private readonly due = new Set<string>();
   private readonly flushDelayMs: number;
-  private readonly maxUnstoredMs: number;
   private readonly pollMs: number;
   private readonly superviseMs: number;
 
@@ -88,7 +88,6 @@ export class DurableQueryEventLog implements QueryEventLog {
     private readonly options: DurableQueryEventLogOptions,
   ) {
     this.flushDelayMs = options.flushDelayMs ?? 250;
-    this.maxUnstoredMs = Math.max(options.maxUnstoredMs ?? 1_000, this.flushDelayMs);
     this.pollMs = options.pollMs ?? 1_000;
     this.superviseMs = options.superviseMs ?? 2_000;
   }
@@ -127,8 +126,11 @@ export class DurableQueryEventLog implements QueryEventLog {
     if (this.ending.has(queryId)) throw new Error(`query ${queryId} has already ended`);
     const event = this.live.append(queryId, body);
     // Its JSON is made already if a stream framed it (or Redis took it): the write stores that text.
-    this.pending.push({ queryId, event, json: eventJson(event), since: performance.now() });
-    this.flushSoon();
+    this.pending.push({ queryId, event, json: eventJson(event) });
+    if (!WRITTEN_AT_THE_END.has(event.type)) {
+      this.due.add(queryId);
+      this.flushSoon();
+    }
     return event;
   }
 
@@ -168,7 +170,6 @@ export class DurableQueryEventLog implements QueryEventLog {
       this.ending.delete(queryId);
       if (!stillRunning) {
         this.runningHere.delete(queryId);
-        this.storedBytes.delete(queryId);
       }
     }
   }
@@ -210,27 +211,22 @@ export class DurableQueryEventLog implements QueryEventLog {
   private flushSoon(): void {
     if (this.flushTimer) return;
     this.flushTimer = setTimeout(() => {
-      this.flush(undefined, true).catch((error: unknown) =>
-        this.options.onError(error, 'could not store query events'),
-      );
+      this.flush().catch((error: unknown) => this.options.onError(error, 'could not store query events'));
     }, this.flushDelayMs);
     this.flushTimer.unref();
   }
 
   /**
-   * Writes every pending event — each query's as one append to its row — and for each terminal event among them,
-   * in the same row write, the status it ends its query in.
+   * Writes the pending events of the queries that are due (see `due`) and of the query that `terminal` ends —
+   * each query's as one append to its row — and for the terminal event, in the same row write, the status it ends
+   * its query in. The other queries' text waits for their end.
    * A batch that fails (the database restarting) is written again, before what came since but on its own (see
    * `retryLater`): writing a batch twice is harmless (appendEvents skips one stored already; `end` changes an
    * ended query no more), losing one would leave a hole in the stored stream, or a query "running" for ever.
    */
-  private flush(
-    terminal?: PendingWrite & { at: Date; storeWith?: readonly SqlStatement[] },
-    onlyDue = false,
-  ): Promise<void> {
+  private flush(terminal?: PendingWrite & { at: Date; storeWith?: readonly SqlStatement[] }): Promise<void> {
     this.stopFlushTimer();
-    let batch = onlyDue ? this.takeDue() : this.pending.splice(0);
-    if (this.pending.length > 0) this.flushSoon();
+    let batch = this.takeDue(terminal?.queryId);
     // A terminal event stored with its answer goes with its query's pending events in a commit of their own,
     // which is not written again when it fails: the caller ends the query otherwise.
     let final: PendingWrite[] | undefined;
@@ -268,40 +264,18 @@ export class DurableQueryEventLog implements QueryEventLog {
     );
     // The ends with the last events: a query's end is one row write, in one commit (with its answer).
     if (stored.length > 0) await this.store.appendEvents(stored, ends, also);
-    for (const written of stored) {
-      if (written.at || !this.runningHere.has(written.queryId)) continue;
-      const bytes = (this.storedBytes.get(written.queryId) ?? 0) + (written.json?.length ?? 0) + 1;
-      this.storedBytes.set(written.queryId, bytes);
-    }
     for (const ended of batch) if (ended.at) this.unstored.delete(ended.queryId);
   }
 
-  /**
-   * The pending events whose query is due for a write, in order; the others stay pending. Each write of a query's
-   * events rewrites its row, so a long stream is written less often as its row grows — when what waits is a
-   * quarter of what is stored, or has waited `maxUnstoredMs` — and its row is rewritten a few times a second at
-   * most, not at every flush; a short one (a row of a page or so) at every flush.
-   */
-  private takeDue(): PendingWrite[] {
-    if (this.storedBytes.size === 0) return this.pending.splice(0);
-    const now = performance.now();
-    const waiting = new Map<string, { bytes: number; since: number }>();
-    for (const { queryId, json, since } of this.pending) {
-      const entry = waiting.get(queryId);
-      if (entry) entry.bytes += (json?.length ?? 0) + 1;
-      else waiting.set(queryId, { bytes: (json?.length ?? 0) + 1, since: since ?? now });
-    }
-    const due = new Set<string>();
-    for (const [queryId, { bytes, since }] of waiting) {
-      const stored = this.storedBytes.get(queryId) ?? 0;
-      if (stored < SMALL_ROW_BYTES || bytes * 4 >= stored || now - since >= this.maxUnstoredMs)
-        due.add(queryId);
-    }
-    if (due.size === waiting.size) return this.pending.splice(0);
+  /** The pending events of the due queries and of `ending`, in order; the others stay pending. */
+  private takeDue(ending?: string): PendingWrite[] {
+    if (ending !== undefined) this.due.add(ending);
+    if (this.due.size === 0) return [];
     const taken: PendingWrite[] = [];
     const left: PendingWrite[] = [];
-    for (const entry of this.pending) (due.has(entry.queryId) ? taken : left).push(entry);
+    for (const entry of this.pending) (this.due.has(entry.queryId) ? taken : left).push(entry);
     this.pending = left;
+    this.due.clear();
     return taken;
   }
 

@@ -87,8 +87,18 @@ describe.each(['sqlite', 'postgres'] as const)('QueryRecovery on %s', (dialect) 
     expect(await storage.queries.events(cut, 3)).toEqual([
       { type: 'query.incomplete', reason: 'interrupted', sequence_number: 4 },
     ]);
+    // Nothing of it kept (its text waits for its end): it replays as it started, then its end.
+    const silentQuery = await storage.queries.get(silent);
     expect(await storage.queries.events(silent, 0)).toEqual([
-      { type: 'query.incomplete', reason: 'interrupted', sequence_number: 1 },
+      {
+        type: 'query.created',
+        query_id: silent,
+        discussion_id: discussionId,
+        message_id: silentQuery?.messageId,
+        model: 'builtin',
+        sequence_number: 1,
+      },
+      { type: 'query.incomplete', reason: 'interrupted', sequence_number: 2 },
     ]);
     expect(await storage.queries.get(almost)).toMatchObject({ status: 'incomplete', lastEventId: 2 });
     expect(await storage.queries.events(almost, 1)).toEqual([

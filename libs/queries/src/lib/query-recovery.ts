@@ -5,7 +5,8 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { isTerminalEvent, type QueryEvent } from '@assistant/contracts';
+import { isTerminalEvent, type QueryEvent, type QueryEventBody } from '@assistant/contracts';
+import { queryCreated } from '@assistant/agent-core';
 import type { StoredQuery, QueriesRepository } from '@assistant/storage';
 import {
   SERVER_CONFIG,
@@ -35,9 +36,10 @@ const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * Ends the runs that a stopped or crashed process left unfinished, where every reader looks (SECURITY B8): each
- * gets a `tool_call.completed` for every call it left open (as a cancel tells them) and `query.incomplete` with
- * reason `interrupted` after its last event, and its status and end time (SPEC §4), in the database and in the
- * live log, so that it is never "running" or "awaiting_confirmation" forever anywhere. Which runs are orphans:
+ * gets its `query.created` if none of its events were kept, a `tool_call.completed` for every call it left open
+ * (as a cancel tells them) and `query.incomplete` with reason `interrupted` after its last event, and its status
+ * and end time (SPEC §4), in the database and in the live log, so that it is never "running" or
+ * "awaiting_confirmation" forever anywhere. Which runs are orphans:
  *
  * - self-hosted: all unfinished ones, at start-up. One process serves an installation (the data-directory
  *   lock), so nothing else can be running them.
@@ -129,6 +131,8 @@ export class QueryRecovery implements OnApplicationBootstrap, BeforeApplicationS
     if (!terminal || !isTerminalEvent(terminal)) {
       let next = terminal?.sequence_number ?? 0;
       for (const body of [
+        // Nothing of it kept (its text is written with its end, its process died first): it starts as it did.
+        ...(events.length === 0 ? [createdEventOf(orphan)] : []),
         ...interruptedCalls(events),
         { type: 'query.incomplete', reason: 'interrupted' } as const,
       ]) {
@@ -190,6 +194,16 @@ export class QueryRecovery implements OnApplicationBootstrap, BeforeApplicationS
     timer.unref();
     this.timers.push(timer);
   }
+}
+
+/** The `query.created` its run sent first, from its record. */
+function createdEventOf(query: StoredQuery): QueryEventBody {
+  return queryCreated({
+    queryId: query.id,
+    discussionId: query.discussionId,
+    messageId: query.messageId,
+    modelName: query.model,
+  });
 }
 
 /** The events that follow `after` without a gap, up to the first terminal one. */

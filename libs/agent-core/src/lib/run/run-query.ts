@@ -107,14 +107,27 @@ function failure(code: ErrorCode, detail: string, queryId: string): QueryEventBo
  * same prompt format, tools run once the model has finished its turn, several at once, and a call that cannot
  * run (unknown tool, input not JSON) goes back to the model as an error.
  */
-export async function runQuery(input: RunInput, emit: RunEventSink): Promise<void> {
-  emit({
+/**
+ * A run's first event (SPEC §4: always first), made from what the query's record keeps too, so that a query
+ * ended after a crash before any of its events were stored starts with the same event (QueryRecovery).
+ */
+export function queryCreated(query: {
+  queryId: string;
+  discussionId: string;
+  messageId: string;
+  modelName: string;
+}): Extract<QueryEventBody, { type: 'query.created' }> {
+  return {
     type: 'query.created',
-    query_id: input.queryId,
-    discussion_id: input.discussionId,
-    message_id: input.messageId,
-    model: input.modelName,
-  });
+    query_id: query.queryId,
+    discussion_id: query.discussionId,
+    message_id: query.messageId,
+    model: query.modelName,
+  };
+}
+
+export async function runQuery(input: RunInput, emit: RunEventSink): Promise<void> {
+  emit(queryCreated(input));
   const limits = { ...DEFAULT_RUN_LIMITS, ...input.limits };
   const stop = new RunStop(input.signal, limits.runTimeoutMs, limits.modelIdleMs);
   const toolCalls = new ToolCalls({

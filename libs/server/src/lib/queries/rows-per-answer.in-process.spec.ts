@@ -9,13 +9,18 @@ import { startInProcessApp, type InProcessApp } from '../../testing/in-process-a
 
 /** Row writes per answered query that opens a discussion, at most (the target). */
 const MAX_ROWS_PER_ANSWER = 6;
+/**
+ * The built-in model's pause between its tokens: the long answer streams for seconds, across many of the
+ * write-behind's flush delays (250 ms), as a model's does — an instant answer would hide a write per flush.
+ */
+const PACING_MS = 10;
 
 describe.each(['sqlite', 'postgres'] as const)('rows written per answered query on %s', (dialect) => {
   let api: InProcessApp;
   let writes: RowWrites;
 
   beforeAll(async () => {
-    api = await startInProcessApp({ dialect });
+    api = await startInProcessApp({ dialect, env: { ASSISTANT_BUILTIN_PACING_MS: String(PACING_MS) } });
     writes = await watchRowWrites(api.config.database);
   });
   afterAll(async () => {
@@ -26,7 +31,9 @@ describe.each(['sqlite', 'postgres'] as const)('rows written per answered query 
   /** Asks, reads the stream to its end, and returns its events with the rows written meanwhile. */
   async function ask(body: Record<string, unknown>) {
     await writes.reset();
+    const started = Date.now();
     const res = await api.inject({ method: 'POST', url: '/api/v1/queries', payload: body });
+    const streamedMs = Date.now() - started;
     const events = res.payload
       .split('\n\n')
       .flatMap((block) => block.split('\n').filter((line) => line.startsWith('data: ')))
@@ -40,13 +47,14 @@ describe.each(['sqlite', 'postgres'] as const)('rows written per answered query 
     const rows = Object.values(counts).reduce((sum, n) => sum + n, 0);
     const stored = await api.storage.queries.events(created.query_id, 0);
     const bytes = stored.reduce((sum, event) => sum + JSON.stringify(event).length + 1, 0);
-    return { created, events, terminal, counts, rows, bytes };
+    return { created, events, terminal, counts, rows, bytes, streamedMs };
   }
 
   it('writes the same rows for a short and a long answer, at most 6 when it opens a discussion', async () => {
     const short = await ask({ text: 'thanks' });
     const long = await ask({ text: 'help' });
     expect(long.events.length).toBeGreaterThan(short.events.length * 3);
+    expect(long.streamedMs).toBeGreaterThan(1_000);
     // Every event is stored, and replays.
     expect(await api.storage.queries.events(long.created.query_id, 0)).toEqual(long.events);
     process.stdout.write(
