@@ -21,6 +21,7 @@ import { resolve } from 'node:path';
 import { optionHelpLines, parseOptionTable } from './lib/options.mjs';
 import { dropThrowawaySchemas } from './lib/postgres.mjs';
 import { installSignalHandlers, removeTempDirs, stopAll } from './lib/processes.mjs';
+import { DEFAULT_RULE } from './lib/adaptive-rounds.mjs';
 import { markdownTable, row, textTable } from './lib/report.mjs';
 import { DEFAULT_SERVER } from './lib/server.mjs';
 import { startStub } from './lib/stub.mjs';
@@ -38,15 +39,27 @@ const OPTIONS = {
   sections: { env: 'BENCH_SECTIONS', default: Object.keys(SECTIONS).join(','), help: 'sections to run' },
   rounds: {
     env: 'BENCH_ROUNDS',
-    default: '5',
-    quick: '1',
-    help: 'interleaved measured rounds (streams, requests)',
+    default: '',
+    quick: '2',
+    help: 'a fixed number of interleaved rounds per figure instead of adaptive rounds',
+  },
+  'min-rounds': { env: 'BENCH_MIN_ROUNDS', default: String(DEFAULT_RULE.minRounds), help: 'adaptive rounds: at least' },
+  'max-rounds': { env: 'BENCH_MAX_ROUNDS', default: String(DEFAULT_RULE.maxRounds), help: 'adaptive rounds: at most' },
+  budget: {
+    env: 'BENCH_BUDGET',
+    default: String(DEFAULT_RULE.budgetMs / 1000),
+    help: 'adaptive rounds: no new round after this many seconds of a figure',
+  },
+  precision: {
+    env: 'BENCH_PRECISION',
+    default: String(DEFAULT_RULE.precision),
+    help: 'adaptive rounds: an interval this narrow (half-width / target) is called by its median',
   },
   warmup: {
     env: 'BENCH_WARMUP',
     default: '1',
     quick: '0',
-    help: 'unmeasured warm-up rounds (streams, requests)',
+    help: 'unmeasured warm-up rounds (streams, requests, tail)',
   },
   tokens: { env: 'BENCH_TOKENS', default: '100', quick: '30', help: 'tokens per streamed answer' },
   interval: { env: 'BENCH_INTERVAL', default: '5', help: 'milliseconds between tokens' },
@@ -63,7 +76,7 @@ const OPTIONS = {
     quick: '200',
     help: 'idle streams for P4 (0: skip)',
   },
-  duration: { env: 'BENCH_DURATION', default: '5', quick: '1', help: 'seconds of each autocannon run' },
+  duration: { env: 'BENCH_DURATION', default: '3', quick: '1', help: 'seconds of each autocannon run' },
   connections: { env: 'BENCH_CONNECTIONS', default: '20', help: 'autocannon connections' },
   starts: { env: 'BENCH_STARTS', default: '7', quick: '2', help: 'start-up measurements per server' },
   chats: { env: 'BENCH_CHATS', default: '7', quick: '2', help: '`assistant chat` and curl runs' },
@@ -128,6 +141,12 @@ function count(name, raw, min = 0) {
   return value;
 }
 
+function positive(name, raw) {
+  const value = Number(raw);
+  if (!(value > 0)) throw new Error(`--${name} must be a number > 0 (got "${raw}")`);
+  return value;
+}
+
 function parseOptions(argv, env) {
   const { values, raw } = parseOptionTable(OPTIONS, argv, env, ['quick', 'hosted'], (v) =>
     v.quick ? 'quick' : null,
@@ -148,7 +167,14 @@ function parseOptions(argv, env) {
     quick: Boolean(values.quick),
     hosted: Boolean(values.hosted),
     sections,
-    rounds: count('rounds', raw('rounds'), 1),
+    rule: {
+      ...DEFAULT_RULE,
+      fixed: raw('rounds') === '' ? null : count('rounds', raw('rounds'), 1),
+      minRounds: count('min-rounds', raw('min-rounds'), 1),
+      maxRounds: count('max-rounds', raw('max-rounds'), 1),
+      budgetMs: 1000 * positive('budget', raw('budget')),
+      precision: positive('precision', raw('precision')),
+    },
     warmup: count('warmup', raw('warmup')),
     tokens: count('tokens', raw('tokens'), 1),
     intervalMs,
@@ -200,6 +226,8 @@ async function main() {
   let stub = null;
   const ctx = {
     options,
+    /** How many rounds each figure runs (lib/adaptive-rounds.mjs). */
+    rule: options.rule,
     log,
     /** The model stub, started by the first section that needs it and shared by the next ones. */
     stub: async () => (stub ??= await startStub({ tokens: options.tokens, intervalMs: options.intervalMs })),

@@ -1,22 +1,28 @@
-// Floor of the request path (issue 10, P5/P5b): the essential work of GET /api/v1/me and
-// GET /api/v1/discussions?limit=N and nothing else, on the database our server created.
+// Floors of the request path (issue 10, P5/P5b; issue 23): the essential work of GET /api/v1/me and
+// GET /api/v1/discussions?limit=N and nothing else.
 //   - Fastify 5, no logging;
 //   - the bearer token's SHA-256, then ONE prepared read joining the token and its user;
 //   - an in-memory fixed-window rate-limit counter per token, with the five X-RateLimit-* headers;
 //   - /me: the same JSON as ours; /discussions: one prepared keyset query (user_id, id < cursor, newest first,
 //     limit + 1) and the same { data, next_cursor } JSON.
-// SQLite: better-sqlite3 on our server's file (read-only; WAL lets both read it at once).
-// PostgreSQL: a pg Pool whose connections each prepare the two statements once (named queries).
+// Where the rows are read from, by the second argument:
+//   sqlite-memory  P5's floor on SQLite (issue 23: "a bare Fastify /me doing SHA-256, one prepared SQLite read on an
+//                  in-memory database and the rate-limit headers"): at start, the users and tokens tables of our
+//                  server's file (their CREATE statements as they are there, so the same columns and indexes, and
+//                  every row) are copied into a `:memory:` database, and the file is closed. /me only.
+//   sqlite         P5b's floor on SQLite: better-sqlite3 on our server's file (read-only; WAL lets both read it at
+//                  once), so that /discussions reads the same pages ours reads.
+//   postgres       a pg Pool whose connections each prepare the two statements once (named queries).
 //
-//   node tools/bench/src/floors/request-floor.mjs <port> sqlite <file> <deployment>
+//   node tools/bench/src/floors/request-floor.mjs <port> sqlite-memory|sqlite <file> <deployment>
 //   node tools/bench/src/floors/request-floor.mjs <port> postgres <url?schema=…> <deployment>
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import Fastify from 'fastify';
-import { BENCH_CORE_RATE_LIMIT, DEFAULT_SERVER } from '../lib/server.mjs';
+import { BENCH_CORE_RATE_LIMIT, DEFAULT_SERVER, sqliteDriver } from '../lib/server.mjs';
 
 const [portArg, dialect, location, deployment] = process.argv.slice(2);
-const requireFromServer = createRequire(DEFAULT_SERVER); // the drivers our server uses, same versions
+const requireFromServer = createRequire(DEFAULT_SERVER); // the PostgreSQL driver our server uses, same version
 
 const ME_SQL = `SELECT t.id AS token_id, t.kind, t.scopes, t.expires_at, u.id, u.email, u.display_name,
   u.auto_approved_tools, u.created_at FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.digest = $1`;
@@ -32,12 +38,47 @@ const iso = (value) =>
   ).toISOString();
 const json = (value) => (typeof value === 'string' ? JSON.parse(value) : value);
 
+/** The tables the in-memory floor copies from our server's file: all /me reads. */
+const ME_TABLES = ['users', 'tokens'];
+
+/**
+ * A `:memory:` database holding the tables `tables` of the SQLite file `file`: each table's and index's CREATE
+ * statement as our migrations wrote it, and every row (foreign keys off while copying: tokens may reference one
+ * another).
+ */
+function copyIntoMemory(Database, file, tables) {
+  const source = new Database(file, { readonly: true });
+  const memory = new Database(':memory:');
+  memory.pragma('foreign_keys = OFF');
+  const list = tables.map(() => '?').join(', ');
+  const schema = source
+    .prepare(
+      `SELECT sql FROM sqlite_master WHERE tbl_name IN (${list}) AND sql IS NOT NULL ORDER BY type = 'table' DESC`,
+    )
+    .pluck()
+    .all(...tables);
+  for (const sql of schema) memory.exec(sql);
+  for (const table of tables) {
+    const rows = source.prepare(`SELECT * FROM "${table}"`).raw().all();
+    if (rows.length === 0) continue;
+    const insert = memory.prepare(`INSERT INTO "${table}" VALUES (${rows[0].map(() => '?').join(', ')})`);
+    memory.transaction(() => rows.forEach((values) => insert.run(values)))();
+  }
+  source.close();
+  memory.pragma('foreign_keys = ON');
+  return memory;
+}
+
 function openDatabase() {
-  if (dialect === 'sqlite') {
-    const Database = requireFromServer('better-sqlite3');
-    const db = new Database(location, { readonly: true });
+  if (dialect === 'sqlite' || dialect === 'sqlite-memory') {
+    const Database = sqliteDriver();
+    const db =
+      dialect === 'sqlite'
+        ? new Database(location, { readonly: true })
+        : copyIntoMemory(Database, location, ME_TABLES);
     // better-sqlite3 binds $name parameters from an object: $1 → { 1: … }.
     const me = db.prepare(ME_SQL);
+    if (dialect === 'sqlite-memory') return { me: async (digest) => me.get({ 1: digest }), page: null };
     const page = db.prepare(PAGE_SQL);
     const pageAfter = db.prepare(PAGE_AFTER_SQL);
     return {
@@ -112,7 +153,8 @@ app.get('/api/v1/me', async (request, reply) => {
   };
 });
 
-app.get('/api/v1/discussions', async (request, reply) => {
+// The in-memory floor copies what /me reads, nothing else: it has no /discussions.
+if (db.page) app.get('/api/v1/discussions', async (request, reply) => {
   const row = await authenticate(request, reply);
   if (!row) return unauthorized(reply);
   const limit = Number(request.query.limit ?? 20);

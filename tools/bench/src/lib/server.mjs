@@ -4,6 +4,7 @@
 // of the caller leaking in, logs at warn, rate limits out of the way), so that their figures can be compared;
 // each bench adds only the settings its scenario needs.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { INSPECT_ON_SIGNAL } from './collect-garbage.mjs';
 import { freePort, makeTempDir, spawnNode, waitForOutput } from './processes.mjs';
 import { dirname, join, resolve } from 'node:path';
@@ -13,8 +14,16 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..
 export const DEFAULT_SERVER = join(REPO_ROOT, 'apps/self-host-server/dist/main.js');
 /** The built OpenAI-compatible fixture of @assistant/test-services: the model stub of every bench. */
 export const FIXTURE_DIST = join(REPO_ROOT, 'tools/test-services/dist/index.js');
+/** The built storage library, whose sqliteDriver() picks the better-sqlite3 our server runs on this Node. */
+const STORAGE_SQLITE_DRIVER = join(REPO_ROOT, 'libs/storage/dist/lib/sqlite-driver.js');
 /** The `assistant` command line (serve, chat, …). */
 export const CLI = join(REPO_ROOT, 'apps/cli/bin/run.js');
+
+/**
+ * The SQLite driver module our server opens its file with on this Node (better-sqlite3 12 or 13, see
+ * docs/decisions/0006-sqlite-driver-alias.md), for a floor or a bench that reads the same file the same way.
+ */
+export const sqliteDriver = () => createRequire(import.meta.url)(STORAGE_SQLITE_DRIVER).sqliteDriver();
 
 /** The core rate limit our server runs with in the benches: high enough never to answer 429 (floors count too). */
 export const BENCH_CORE_RATE_LIMIT = 100_000_000;
