@@ -31,8 +31,10 @@ import { requests } from './sections/requests.mjs';
 import { startup } from './sections/startup.mjs';
 import { recall } from './sections/recall.mjs';
 import { agentStep } from './sections/agent-step.mjs';
+import { rows as rowsWritten } from './sections/rows.mjs';
+import { tail } from './sections/tail.mjs';
 
-const SECTIONS = { streams, requests, startup, recall, agent: agentStep };
+const SECTIONS = { streams, tail, requests, startup, recall, agent: agentStep, rows: rowsWritten };
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
 const OPTIONS = {
@@ -76,6 +78,14 @@ const OPTIONS = {
     quick: '200',
     help: 'idle streams for P4 (0: skip)',
   },
+  'tail-streams': { env: 'BENCH_TAIL_STREAMS', default: '500', help: 'concurrent streams of the tail section' },
+  'tail-tokens': {
+    env: 'BENCH_TAIL_TOKENS',
+    default: '100',
+    quick: '60',
+    help: 'tokens per stream of the tail section',
+  },
+  'tail-interval': { env: 'BENCH_TAIL_INTERVAL', default: '50', help: 'milliseconds between tokens (tail)' },
   duration: { env: 'BENCH_DURATION', default: '3', quick: '1', help: 'seconds of each autocannon run' },
   connections: { env: 'BENCH_CONNECTIONS', default: '20', help: 'autocannon connections' },
   starts: { env: 'BENCH_STARTS', default: '7', quick: '2', help: 'start-up measurements per server' },
@@ -105,6 +115,12 @@ const OPTIONS = {
   },
   recalls: { env: 'BENCH_RECALLS', default: '200', quick: '30', help: 'timed recalls per question' },
   steps: { env: 'BENCH_STEPS', default: '20', quick: '3', help: 'agent steps timed (P9)' },
+  'row-queries': {
+    env: 'BENCH_ROW_QUERIES',
+    default: '3',
+    quick: '1',
+    help: 'answers of each length whose rows are counted (P12)',
+  },
   'database-url': {
     env: 'BENCH_DATABASE_URL',
     default: DEFAULT_DATABASE_URL,
@@ -180,6 +196,9 @@ function parseOptions(argv, env) {
     intervalMs,
     single: count('single', raw('single'), 1),
     atOnce: count('at-once', raw('at-once'), 2),
+    tailStreams: count('tail-streams', raw('tail-streams'), 2),
+    tailTokens: count('tail-tokens', raw('tail-tokens'), 2),
+    tailInterval: count('tail-interval', raw('tail-interval'), 1),
     idleStreams: count('idle-streams', raw('idle-streams')),
     duration: count('duration', raw('duration'), 1),
     connections: count('connections', raw('connections'), 1),
@@ -191,6 +210,7 @@ function parseOptions(argv, env) {
     pgSchema: raw('pg-schema') || null,
     recalls: count('recalls', raw('recalls'), 1),
     steps: count('steps', raw('steps'), 1),
+    rowQueries: count('row-queries', raw('row-queries'), 1),
     databaseUrl,
     redisUrl: raw('redis-url'),
     server: resolve(raw('server')),

@@ -68,11 +68,12 @@ export function medianInterval(values, confidence = DEFAULT_RULE.confidence) {
 }
 
 /**
- * The per-round statistic a figure is judged on: `ratio` ours/floor, `difference` ours − floor, `value` ours alone
- * (a fixed limit; the floor, if any, only shown).
+ * The per-round statistic a figure is judged on: `ratio` ours/floor (NaN, so no value, for a floor at or below 0:
+ * e.g. an added time that noise made negative), `difference` ours − floor, `value` ours alone (a fixed limit; the
+ * floor, if any, only shown).
  */
 export function pairedValue(compare, ours, floor) {
-  if (compare === 'ratio') return ours / floor;
+  if (compare === 'ratio') return floor > 0 ? ours / floor : NaN;
   if (compare === 'difference') return ours - floor;
   return ours;
 }
@@ -131,10 +132,12 @@ export async function adaptiveRounds({ figures, round, rule = DEFAULT_RULE, now 
     for (const f of figures) {
       const pair = measured?.[f.key];
       if (!pair || !Number.isFinite(pair.ours) || (f.compare !== 'value' && !Number.isFinite(pair.floor))) continue;
+      const value = pairedValue(f.compare, pair.ours, pair.floor);
+      if (!Number.isFinite(value)) continue;
       const s = state[f.key];
       s.ours.push(pair.ours);
       s.floor.push(pair.floor);
-      s.values.push(pairedValue(f.compare, pair.ours, pair.floor));
+      s.values.push(value);
     }
     judgeAll();
     onRound?.(rounds, state);

@@ -4,7 +4,8 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { throwawaySchemaUrl } from './postgres.mjs';
+import { connect, throwawaySchemaUrl } from './postgres.mjs';
+import { processCpuSeconds } from './measure.mjs';
 import { freePort, spawnNode } from './processes.mjs';
 import { listeningAddress, ourServerEnv, REPO_ROOT } from './server.mjs';
 
@@ -17,7 +18,7 @@ const SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 
 /**
  * Migrates a fresh schema of `databaseUrl`, creates an account and starts the hosted API with `extra` settings.
- * Resolves { handle, baseUrl, token, pid }.
+ * Resolves { handle, baseUrl, token, pid, databaseUrl (with its ?schema=) }.
  */
 export async function startHostedServer(databaseUrl, redisUrl, extra = {}) {
   const { url } = throwawaySchemaUrl(databaseUrl);
@@ -28,6 +29,8 @@ export async function startHostedServer(databaseUrl, redisUrl, extra = {}) {
     ASSISTANT_REDIS_URL: redisUrl,
     ASSISTANT_REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString('hex')}:`,
     ASSISTANT_SECRETS_KEY: SECRETS_KEY,
+    // node-postgres names its connections by PGAPPNAME: how the bench finds the backends that serve this process.
+    PGAPPNAME: `bench-hosted-${randomBytes(4).toString('hex')}`,
   };
   delete env.ASSISTANT_DATA_DIR; // the hosted API keeps everything in PostgreSQL and Redis
   const ops = (...args) => promisify(execFile)(process.execPath, [HOSTED_OPS, ...args], { env });
@@ -35,5 +38,46 @@ export async function startHostedServer(databaseUrl, redisUrl, extra = {}) {
   const { stdout } = await ops('create-account', '--email', 'bench@example.com');
   const handle = spawnNode('our hosted API', HOSTED_MAIN, [], env, { maxOutput: 500 });
   const baseUrl = await listeningAddress(handle);
-  return { handle, baseUrl, token: JSON.parse(stdout).token, pid: handle.child.pid };
+  return {
+    handle,
+    baseUrl,
+    token: JSON.parse(stdout).token,
+    pid: handle.child.pid,
+    databaseUrl: url,
+    applicationName: env.PGAPPNAME,
+  };
+}
+
+/**
+ * The CPU of the PostgreSQL backends serving the hosted API `hosted` (found by its application name; same machine):
+ * resolves { start(): Promise<a function resolving the seconds they used since>, seen (the backends seen so far),
+ * close() }. A backend that appeared
+ * meanwhile counts whole; one gone meanwhile is lost (the API's pool keeps its connections while it is busy).
+ */
+export async function watchBackendsCpu(hosted) {
+  const client = await connect(hosted.databaseUrl);
+  const seen = new Set();
+  const pids = async () => {
+    const { rows } = await client.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [
+      hosted.applicationName,
+    ]);
+    for (const { pid } of rows) seen.add(pid);
+    return rows.map((r) => r.pid);
+  };
+  return {
+    seen,
+    /** Starts a measurement; resolves a function that resolves the backends' CPU seconds since. */
+    start: async () => {
+      const before = new Map((await pids()).map((pid) => [pid, processCpuSeconds(pid) ?? 0]));
+      return async () => {
+        let seconds = 0;
+        for (const pid of new Set([...before.keys(), ...(await pids())])) {
+          const now = processCpuSeconds(pid);
+          if (now !== null) seconds += now - (before.get(pid) ?? 0);
+        }
+        return seconds;
+      };
+    },
+    close: () => client.end(),
+  };
 }

@@ -1,23 +1,27 @@
-// Issue 10, P1–P4: the query stream against the model stub directly and against the bare relay floor.
+// Issue 10 and 23, P1–P4: the query stream against the model stub directly and against the bare relay floor.
 //
 // Paths, all streaming the same stub (its own process; N timestamped tokens `interval` ms apart):
 //   direct  the stub itself;  relay  floors/relay-server.mjs (its own process);
 //   ours    our self-hosted server (SQLite);  hosted  our hosted API (PostgreSQL + Redis), with --hosted.
 // After warm-up, every round runs each path at 1 query (`single` queries one after another) and at `atOnce`
 // concurrent queries, rotating which path goes first. Per round and path: p50 TTFT and p50/p99 per-token transit
-// at 1, p99 TTFT at `atOnce`; "added" is path − direct in the same round. Figures are medians over the rounds.
-// Server CPU per streamed token: utime+stime of the relay's and of our server's process (/proc/<pid>/stat)
-// across all their measured batches ÷ the tokens they streamed meanwhile.
+// at 1, p99 TTFT at `atOnce`; "added" is path − direct in the same round. Server CPU per streamed token: utime+stime
+// of the relay's and of our server's process (/proc/<pid>/stat) over the round's batches ÷ the tokens they streamed;
+// the hosted API's adds its PostgreSQL backends' (found by application name; Redis, shared with other clients, is
+// not counted). Every figure is a per-round paired statistic (ours against the relay, and with --hosted the hosted
+// API against the self-hosted server of the same round, issue 23) judged over adaptive rounds
+// (lib/adaptive-rounds.mjs); the rounds go on until every figure of the section is decided.
 // P4: server memory per idle open event stream (lib/stream-queries.mjs idleStreams), self-hosted only.
 // Any query whose tokens were lost, duplicated, merged or out of order, or whose stream did not end properly, is
 // a failure of the bench (not a figure): it is listed and makes the report exit non-zero.
-import { processCpuSeconds, median, rotated } from '../lib/measure.mjs';
-import { startHostedServer } from '../lib/hosted.mjs';
-import { freePort, spawnNode, stopProcess, waitForOutput } from '../lib/processes.mjs';
+import { adaptiveRounds, describeRule } from '../lib/adaptive-rounds.mjs';
+import { startRelayFloor } from '../lib/floors.mjs';
+import { startHostedServer, watchBackendsCpu } from '../lib/hosted.mjs';
+import { median, processCpuSeconds, rotated } from '../lib/measure.mjs';
+import { stopProcess } from '../lib/processes.mjs';
+import { atMost, figureRow, kb, ms, msDiff, row, us } from '../lib/report.mjs';
 import { startOurServer, streamingEnv } from '../lib/server.mjs';
 import { batch, idleStreams, streamTarget, summarize } from '../lib/stream-queries.mjs';
-import { floorScript } from '../lib/floors.mjs';
-import { atMost, kb, ms, row, us } from '../lib/report.mjs';
 
 export const TARGETS = {
   ttftAddedOverRelayMs: 1.0,
@@ -26,29 +30,104 @@ export const TARGETS = {
   delayAddedP99Ratio: 2,
   cpuPerTokenRatio: 1.5,
   idleStreamBytes: 16 * 1024,
+  /** Issue 23: the hosted API's TTFT added and CPU per token, at most this many times the self-hosted server's. */
+  hostedOverSelfHosted: 1.3,
 };
 
-/** Starts the bare relay floor in its own process, relaying the stub at `stubUrl`. */
-async function startRelay(stubUrl) {
-  const port = await freePort();
-  const handle = spawnNode(
-    'bare relay',
-    floorScript('relay-server.mjs'),
-    [String(port), stubUrl],
-    process.env,
-  );
-  await waitForOutput(handle, /relay listening on/, 'its address');
-  return { handle, url: `http://127.0.0.1:${port}`, pid: handle.child.pid };
+/** The figures of one server of ours (`name`: ours or hosted) against the relay floor. */
+function figuresAgainstRelay(name, atOnce) {
+  const suffix = name === 'hosted' ? ' (hosted)' : '';
+  const cpuWhat = name === 'hosted' ? 'API + its PostgreSQL backends' : 'server';
+  return [
+    {
+      key: `${name}.ttft`,
+      id: `P1${suffix}`,
+      metric: 'TTFT added over direct, 1 query (p50)',
+      compare: 'difference',
+      target: { op: '<=', limit: TARGETS.ttftAddedOverRelayMs * 1e6 },
+      targetText: `≤ relay + ${TARGETS.ttftAddedOverRelayMs} ms`,
+      show: ms,
+      values: (r) => ({ ours: r.added(name, 'ttftP50'), floor: r.added('relay', 'ttftP50') }),
+    },
+    {
+      key: `${name}.ttftP99`,
+      id: `P1b${suffix}`,
+      metric: `TTFT p99, ${atOnce} concurrent`,
+      compare: 'ratio',
+      target: { op: '<=', limit: TARGETS.ttftP99AtOnceRatio },
+      targetText: `≤ ${TARGETS.ttftP99AtOnceRatio} × relay`,
+      show: ms,
+      values: (r) => ({ ours: r.at(name, 'ttftP99', atOnce), floor: r.at('relay', 'ttftP99', atOnce) }),
+    },
+    {
+      key: `${name}.delayP50`,
+      id: `P2${suffix}`,
+      metric: 'per-token transit added p50, 1 query',
+      compare: 'ratio',
+      target: { op: '<=', limit: TARGETS.delayAddedP50Ratio },
+      targetText: `≤ ${TARGETS.delayAddedP50Ratio} × relay`,
+      show: us,
+      values: (r) => ({ ours: r.added(name, 'delayP50'), floor: r.added('relay', 'delayP50') }),
+    },
+    {
+      key: `${name}.delayP99`,
+      id: `P2${suffix}`,
+      metric: 'per-token transit added p99, 1 query',
+      compare: 'ratio',
+      target: { op: '<=', limit: TARGETS.delayAddedP99Ratio },
+      targetText: `≤ ${TARGETS.delayAddedP99Ratio} × relay`,
+      show: us,
+      values: (r) => ({ ours: r.added(name, 'delayP99'), floor: r.added('relay', 'delayP99') }),
+    },
+    {
+      key: `${name}.cpu`,
+      id: `P3${suffix}`,
+      metric: `CPU per streamed token (${cpuWhat})`,
+      compare: 'ratio',
+      target: { op: '<=', limit: TARGETS.cpuPerTokenRatio },
+      targetText: `≤ ${TARGETS.cpuPerTokenRatio} × relay`,
+      show: (seconds) => us(seconds * 1e9),
+      values: (r) => ({ ours: r.cpuPerToken(name), floor: r.cpuPerToken('relay') }),
+    },
+  ];
+}
+
+/** Issue 23: the hosted API against the self-hosted server of the same round. */
+function hostedAgainstSelfHosted() {
+  const limit = TARGETS.hostedOverSelfHosted;
+  return [
+    {
+      key: 'hostedOverOurs.ttft',
+      id: 'P1 (hosted)',
+      metric: 'TTFT added over direct, 1 query (p50), hosted against self-hosted',
+      compare: 'ratio',
+      target: { op: '<=', limit },
+      targetText: `≤ ${limit} × self-hosted`,
+      show: msDiff,
+      values: (r) => ({ ours: r.added('hosted', 'ttftP50'), floor: r.added('ours', 'ttftP50') }),
+    },
+    {
+      key: 'hostedOverOurs.cpu',
+      id: 'P3 (hosted)',
+      metric: 'CPU per streamed token, hosted (API + PostgreSQL backends) against self-hosted',
+      compare: 'ratio',
+      target: { op: '<=', limit },
+      targetText: `≤ ${limit} × self-hosted`,
+      show: (seconds) => us(seconds * 1e9),
+      values: (r) => ({ ours: r.cpuPerToken('hosted'), floor: r.cpuPerToken('ours') }),
+    },
+  ];
 }
 
 export async function streams(ctx) {
   const { options, log } = ctx;
   const stub = await ctx.stub();
-  const relay = await startRelay(stub.url);
+  const relay = await startRelayFloor(stub.url);
   const ours = await startOurServer(options.server, streamingEnv(stub.url));
   const hosted = options.hosted
     ? await startHostedServer(options.databaseUrl, options.redisUrl, streamingEnv(stub.url))
     : null;
+  const backends = hosted ? await watchBackendsCpu(hosted) : null;
   const paths = {
     direct: { target: streamTarget('direct', stub.url), pid: null },
     relay: { target: streamTarget('relay', relay.url), pid: relay.pid },
@@ -60,108 +139,65 @@ export async function streams(ctx) {
   const names = Object.keys(paths);
   const load = { tokens: options.tokens, single: options.single };
   const levels = [1, options.atOnce];
+  const failures = [];
+
+  /** One batch of `c` queries on path `name`: its summary and the CPU seconds its server used. */
+  const measureBatch = async (name, c) => {
+    const { target, pid } = paths[name];
+    const before = pid === null ? null : processCpuSeconds(pid);
+    const backendsSince = name === 'hosted' ? await backends.start() : null;
+    const summary = summarize(await batch(target, c, load));
+    const after = pid === null ? null : processCpuSeconds(pid);
+    const backendSeconds = backendsSince ? await backendsSince() : 0;
+    for (const problem of summary.problems) failures.push(`${name} @${c}: ${problem}`);
+    const cpuSeconds = before === null || after === null ? NaN : after - before + backendSeconds;
+    return { summary, cpuSeconds };
+  };
+
   try {
     for (let round = 0; round < options.warmup; round += 1)
-      for (const c of levels) for (const name of names) await batch(paths[name].target, c, load);
+      for (const c of levels) for (const name of names) await measureBatch(name, c);
     log(`  streams: ${options.warmup} warm-up round(s) done`);
 
-    const perRound = Object.fromEntries(names.map((n) => [n, { 1: [], [options.atOnce]: [] }]));
-    const cpu = Object.fromEntries(names.map((n) => [n, { seconds: 0, tokens: 0 }]));
-    const failures = [];
-    for (let round = 0; round < options.rounds; round += 1) {
-      for (const c of levels) {
-        for (const name of rotated(round, names)) {
-          const { target, pid } = paths[name];
-          const before = pid === null ? null : processCpuSeconds(pid);
-          const results = await batch(target, c, load);
-          const after = pid === null ? null : processCpuSeconds(pid);
-          const summary = summarize(results);
-          perRound[name][c].push(summary);
-          if (before !== null && after !== null) {
-            cpu[name].seconds += after - before;
+    const figures = [
+      ...figuresAgainstRelay('ours', options.atOnce),
+      ...(hosted ? [...figuresAgainstRelay('hosted', options.atOnce), ...hostedAgainstSelfHosted()] : []),
+    ];
+    const direct = { ttftP50: [], delayP50: [], delayP99: [] };
+    const result = await adaptiveRounds({
+      figures,
+      rule: ctx.rule,
+      round: async (index) => {
+        const summaries = Object.fromEntries(names.map((n) => [n, {}]));
+        const cpu = Object.fromEntries(names.map((n) => [n, { seconds: 0, tokens: 0 }]));
+        for (const c of levels) {
+          for (const name of rotated(index, names)) {
+            const { summary, cpuSeconds } = await measureBatch(name, c);
+            summaries[name][c] = summary;
+            cpu[name].seconds += cpuSeconds;
             cpu[name].tokens += summary.tokens;
           }
-          for (const problem of summary.problems) failures.push(`${name} @${c}: ${problem}`);
         }
-      }
-      const at1 = (n) => ms(perRound[n][1].at(-1).ttftP50);
-      log(
-        `  streams round ${round + 1}/${options.rounds}: TTFT p50 at 1 ${names.map((n) => `${n} ${at1(n)}`).join(', ')}`,
-      );
-    }
+        const measured = {
+          at: (name, key, c = 1) => summaries[name][c][key] ?? NaN,
+          added: (name, key) => (summaries[name][1][key] ?? NaN) - (summaries.direct[1][key] ?? NaN),
+          cpuPerToken: (name) => (cpu[name].tokens > 0 ? cpu[name].seconds / cpu[name].tokens : NaN),
+        };
+        for (const key of Object.keys(direct)) direct[key].push(measured.at('direct', key));
+        log(
+          `  streams round ${index + 1}: TTFT p50 at 1 ${names.map((n) => `${n} ${ms(measured.at(n, 'ttftP50'))}`).join(', ')}`,
+        );
+        return Object.fromEntries(figures.map((f) => [f.key, f.values(measured)]));
+      },
+    });
+    log(`  streams: ${result.rounds} rounds, stopped by ${result.stoppedBy}`);
 
-    const rows = [];
-    const addedMedian = (name, key, c = 1) =>
-      median(perRound[name][c].map((s, i) => s[key] - perRound.direct[c][i][key]));
-    const figureMedian = (name, key, c) => median(perRound[name][c].map((s) => s[key]));
-    const cpuPerToken = (name) => (cpu[name].tokens > 0 ? cpu[name].seconds / cpu[name].tokens : NaN);
-    const relayTtft = addedMedian('relay', 'ttftP50');
-    const relayP99 = figureMedian('relay', 'ttftP99', options.atOnce);
-    const relayD50 = addedMedian('relay', 'delayP50');
-    const relayD99 = addedMedian('relay', 'delayP99');
-    const relayCpu = cpuPerToken('relay');
-    for (const name of names.filter((n) => n === 'ours' || n === 'hosted')) {
-      const suffix = name === 'hosted' ? ' (hosted)' : '';
-      const ttft = addedMedian(name, 'ttftP50');
-      rows.push(
-        row(
-          'P1' + suffix,
-          'TTFT added over direct, 1 query (p50)',
-          ms(relayTtft),
-          ms(ttft),
-          `≤ relay + ${TARGETS.ttftAddedOverRelayMs} ms`,
-          atMost(ttft, relayTtft + TARGETS.ttftAddedOverRelayMs * 1e6),
-        ),
-      );
-      const p99 = figureMedian(name, 'ttftP99', options.atOnce);
-      rows.push(
-        row(
-          'P1b' + suffix,
-          `TTFT p99, ${options.atOnce} concurrent`,
-          ms(relayP99),
-          ms(p99),
-          `≤ ${TARGETS.ttftP99AtOnceRatio} × relay`,
-          atMost(p99, TARGETS.ttftP99AtOnceRatio * relayP99),
-        ),
-      );
-      const d50 = addedMedian(name, 'delayP50');
-      rows.push(
-        row(
-          'P2' + suffix,
-          'per-token transit added p50, 1 query',
-          us(relayD50),
-          us(d50),
-          `≤ ${TARGETS.delayAddedP50Ratio} × relay`,
-          atMost(d50, TARGETS.delayAddedP50Ratio * relayD50),
-        ),
-      );
-      const d99 = addedMedian(name, 'delayP99');
-      rows.push(
-        row(
-          'P2' + suffix,
-          'per-token transit added p99, 1 query',
-          us(relayD99),
-          us(d99),
-          `≤ ${TARGETS.delayAddedP99Ratio} × relay`,
-          atMost(d99, TARGETS.delayAddedP99Ratio * relayD99),
-        ),
-      );
-      const perToken = cpuPerToken(name);
-      rows.push(
-        row(
-          'P3' + suffix,
-          'server CPU per streamed token',
-          us(relayCpu * 1e9),
-          us(perToken * 1e9),
-          `≤ ${TARGETS.cpuPerTokenRatio} × relay`,
-          atMost(perToken, TARGETS.cpuPerTokenRatio * relayCpu),
-        ),
-      );
-    }
+    const rows = figures.map((f) => figureRow(f, result.figures[f.key]));
     const notes = [
-      `streams: direct TTFT p50 at 1 ${ms(figureMedian('direct', 'ttftP50', 1))}, transit p50/p99 ` +
-        `${us(figureMedian('direct', 'delayP50', 1))}/${us(figureMedian('direct', 'delayP99', 1))}; ` +
-        `${options.tokens} tokens every ${options.intervalMs} ms, ${options.rounds} rounds`,
+      `streams: direct TTFT p50 at 1 ${ms(median(direct.ttftP50))}, transit p50/p99 ` +
+        `${us(median(direct.delayP50))}/${us(median(direct.delayP99))}; ` +
+        `${options.tokens} tokens every ${options.intervalMs} ms; ${describeRule(ctx.rule)}`,
+      ...(backends ? [`streams: the hosted API used ${backends.seen.size} PostgreSQL backends`] : []),
     ];
 
     if (options.idleStreams > 0) {
@@ -179,12 +215,14 @@ export async function streams(ctx) {
           kb(idle.perStream),
           `≤ ${TARGETS.idleStreamBytes / 1024} KB`,
           atMost(idle.perStream, TARGETS.idleStreamBytes),
+          { rounds: 1 },
         ),
       );
     }
     return { rows, notes, failures };
   } finally {
     for (const { target } of Object.values(paths)) target.agent.destroy();
+    await backends?.close();
     await Promise.all([relay.handle, ours.handle, hosted?.handle].filter(Boolean).map(stopProcess));
   }
 }
