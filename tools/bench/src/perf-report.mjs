@@ -1,17 +1,22 @@
 #!/usr/bin/env node
-// The performance report of issue 10: every figure of its targets table, measured in one run against floors built
-// into the same run, printed beside its target with PASS or MISS.
+// The performance report of issues 10 and 23: every figure of their targets, measured in one run against floors
+// built into the same run, printed beside its target with PASS, MISS or UNDECIDED.
 //
 //   node tools/bench/src/perf-report.mjs [--quick] [--sections streams,requests,...] [--markdown report.md]
 //   npm run bench:perf -- --help
 //
 // Sections (each in sections/, each floor its own process under floors/):
-//   streams   P1–P4  the query stream: the model stub directly, the bare relay floor, ours (and --hosted)
+//   streams   P1–P4  the query stream: the model stub directly, the bare relay floor, ours (and --hosted, also
+//                    against the self-hosted server of the same rounds)
+//   tail      P2     500 concurrent streams at 20 tokens a second through the relay floor and ours
 //   requests  P5/P5b GET /api/v1/me and /discussions?limit=50 req/s against floor servers (SQLite, PostgreSQL)
 //   startup   P10    spawn → first 200 of `assistant serve` vs bare Fastify; `assistant chat` wall vs curl
 //   recall    P7     memory recall at 100,000 memories (SQLite) and 1,000,000 over 1,000 users (PostgreSQL)
 //   agent     P9     agent step: tool result → next model request written
-// The model stub is the OpenAI-compatible fixture of @assistant/test-services in its own process (lib/stub.mjs).
+//   rows      P12    rows written and bytes stored per answered query, short and long (SQLite; --hosted: PostgreSQL)
+// Each figure compared with a floor runs interleaved rounds of ours and the floor until its verdict is clear (or
+// says it could not tell): lib/adaptive-rounds.mjs. The model stub is the OpenAI-compatible fixture of
+// @assistant/test-services in its own process (lib/stub.mjs).
 //
 // Exit code: 0 whatever the figures; 1 when the bench itself failed (a section could not run, a token was lost
 // or duplicated, a floor answered differently from ours); 2 for bad options.
@@ -21,7 +26,7 @@ import { resolve } from 'node:path';
 import { optionHelpLines, parseOptionTable } from './lib/options.mjs';
 import { dropThrowawaySchemas } from './lib/postgres.mjs';
 import { installSignalHandlers, removeTempDirs, stopAll } from './lib/processes.mjs';
-import { DEFAULT_RULE } from './lib/adaptive-rounds.mjs';
+import { DEFAULT_RULE, describeRule } from './lib/adaptive-rounds.mjs';
 import { markdownTable, row, textTable } from './lib/report.mjs';
 import { DEFAULT_SERVER } from './lib/server.mjs';
 import { startStub } from './lib/stub.mjs';
@@ -45,8 +50,16 @@ const OPTIONS = {
     quick: '2',
     help: 'a fixed number of interleaved rounds per figure instead of adaptive rounds',
   },
-  'min-rounds': { env: 'BENCH_MIN_ROUNDS', default: String(DEFAULT_RULE.minRounds), help: 'adaptive rounds: at least' },
-  'max-rounds': { env: 'BENCH_MAX_ROUNDS', default: String(DEFAULT_RULE.maxRounds), help: 'adaptive rounds: at most' },
+  'min-rounds': {
+    env: 'BENCH_MIN_ROUNDS',
+    default: String(DEFAULT_RULE.minRounds),
+    help: 'adaptive rounds: at least',
+  },
+  'max-rounds': {
+    env: 'BENCH_MAX_ROUNDS',
+    default: String(DEFAULT_RULE.maxRounds),
+    help: 'adaptive rounds: at most',
+  },
   budget: {
     env: 'BENCH_BUDGET',
     default: String(DEFAULT_RULE.budgetMs / 1000),
@@ -78,7 +91,11 @@ const OPTIONS = {
     quick: '200',
     help: 'idle streams for P4 (0: skip)',
   },
-  'tail-streams': { env: 'BENCH_TAIL_STREAMS', default: '500', help: 'concurrent streams of the tail section' },
+  'tail-streams': {
+    env: 'BENCH_TAIL_STREAMS',
+    default: '500',
+    help: 'concurrent streams of the tail section',
+  },
   'tail-tokens': {
     env: 'BENCH_TAIL_TOKENS',
     default: '100',
@@ -88,8 +105,6 @@ const OPTIONS = {
   'tail-interval': { env: 'BENCH_TAIL_INTERVAL', default: '50', help: 'milliseconds between tokens (tail)' },
   duration: { env: 'BENCH_DURATION', default: '3', quick: '1', help: 'seconds of each autocannon run' },
   connections: { env: 'BENCH_CONNECTIONS', default: '20', help: 'autocannon connections' },
-  starts: { env: 'BENCH_STARTS', default: '7', quick: '2', help: 'start-up measurements per server' },
-  chats: { env: 'BENCH_CHATS', default: '7', quick: '2', help: '`assistant chat` and curl runs' },
   memories: {
     env: 'BENCH_MEMORIES',
     default: '100000',
@@ -114,7 +129,6 @@ const OPTIONS = {
     help: 'keep the PostgreSQL memories in this schema and reuse them in later runs of the same sizes',
   },
   recalls: { env: 'BENCH_RECALLS', default: '200', quick: '30', help: 'timed recalls per question' },
-  steps: { env: 'BENCH_STEPS', default: '20', quick: '3', help: 'agent steps timed (P9)' },
   'row-queries': {
     env: 'BENCH_ROW_QUERIES',
     default: '3',
@@ -128,21 +142,27 @@ const OPTIONS = {
   },
   'redis-url': { env: 'BENCH_REDIS_URL', default: DEFAULT_REDIS_URL, help: 'Redis for --hosted' },
   server: { env: 'BENCH_SERVER', default: DEFAULT_SERVER, help: 'entry point of our self-hosted server' },
-  markdown: { env: 'BENCH_MARKDOWN', default: '', help: 'also write the table as markdown to this file' },
+  markdown: {
+    env: 'BENCH_MARKDOWN',
+    default: '',
+    help: "also write the table as markdown to this file (the README's Performance table)",
+  },
 };
 
 function helpText() {
   return [
     'Usage: node tools/bench/src/perf-report.mjs [options]      (or: npm run bench:perf -- [options])',
     '',
-    'Measures every figure of issue 10 against floors built into the same run (bare relay, floor /me and',
+    'Measures every figure of issues 10 and 23 against floors built into the same run (bare relay, floor /me and',
     '/discussions servers on SQLite and PostgreSQL, bare Fastify, curl, raw SQL) and prints one table:',
-    '# | metric | floor | ours | target | PASS/MISS. Build first: NX_DAEMON=false npx nx run-many -t build',
+    '# | metric | floor | ours | judged [95% interval] | rounds | target | verdict. Each figure runs interleaved',
+    'rounds until the interval decides PASS or MISS, or it reads UNDECIDED (spread ±x% after N rounds).',
+    'Build first: NX_DAEMON=false npx nx run-many -t build',
     '',
     'Options:',
     ...optionHelpLines(OPTIONS),
-    '  --quick          a fast smoke run (the --quick values above; figures are noisy)',
-    '  --hosted         also run P1–P3 against the hosted API (PostgreSQL + Redis)',
+    '  --quick          a fast smoke run (the --quick values above; figures are noisy and UNDECIDED)',
+    '  --hosted         also run the streams and rows against the hosted API (PostgreSQL + Redis)',
     '  -h, --help       this text',
     '',
     `Sections: ${Object.keys(SECTIONS).join(', ')}.`,
@@ -202,14 +222,11 @@ function parseOptions(argv, env) {
     idleStreams: count('idle-streams', raw('idle-streams')),
     duration: count('duration', raw('duration'), 1),
     connections: count('connections', raw('connections'), 1),
-    starts: count('starts', raw('starts'), 1),
-    chats: count('chats', raw('chats'), 1),
     memories: count('memories', raw('memories'), 100),
     pgMemories: count('pg-memories', raw('pg-memories'), 100),
     pgUsers: count('pg-users', raw('pg-users'), 1),
     pgSchema: raw('pg-schema') || null,
     recalls: count('recalls', raw('recalls'), 1),
-    steps: count('steps', raw('steps'), 1),
     rowQueries: count('row-queries', raw('row-queries'), 1),
     databaseUrl,
     redisUrl: raw('redis-url'),
@@ -253,6 +270,7 @@ async function main() {
     stub: async () => (stub ??= await startStub({ tokens: options.tokens, intervalMs: options.intervalMs })),
   };
   const cpus = os.cpus();
+  const startLoad = os.loadavg()[0].toFixed(2);
   log(
     `perf report: node ${process.version}, ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, load ${os
       .loadavg()
@@ -288,15 +306,15 @@ async function main() {
   }
 
   const table = textTable(rows);
-  log(`\n== Issue 10 targets (medians; floors measured in the same run)\n${table}`);
+  log(`\n== Targets of issues 10 and 23 (floors measured in the same run)\n${table}`);
   for (const note of notes) log(`  note: ${note}`);
   for (const failure of failures) log(`  BENCH FAILURE: ${failure}`);
   if (options.markdown) {
+    // The README's Performance section pastes the sentence and the table as they are.
     const lines = [
-      `# Performance report (issue 10)`,
-      '',
-      `node ${process.version}, ${cpus.length} cores (${cpus[0]?.model ?? 'unknown CPU'}), ${new Date().toISOString()}` +
-        `${options.quick ? ', --quick (noisy smoke figures)' : ''}`,
+      `Figures of ${new Date().toISOString().slice(0, 10)} on a ${cpus.length}-core machine ` +
+        `(${cpus[0]?.model ?? 'unknown CPU'}), Node ${process.version.replace(/^v/, '')}, load average ${startLoad} ` +
+        `at the start${options.quick ? ', --quick (noisy smoke figures)' : ''}; ${describeRule(options.rule)}:`,
       '',
       markdownTable(rows),
       '',

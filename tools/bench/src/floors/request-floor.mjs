@@ -154,24 +154,25 @@ app.get('/api/v1/me', async (request, reply) => {
 });
 
 // The in-memory floor copies what /me reads, nothing else: it has no /discussions.
-if (db.page) app.get('/api/v1/discussions', async (request, reply) => {
-  const row = await authenticate(request, reply);
-  if (!row) return unauthorized(reply);
-  const limit = Number(request.query.limit ?? 20);
-  const after = request.query.cursor && Buffer.from(request.query.cursor, 'base64url').toString().slice(3);
-  const rows = await db.page(row.id, limit + 1, after);
-  const items = rows.slice(0, limit);
-  return {
-    data: items.map((d) => ({
-      id: d.id,
-      title: d.title,
-      created_at: iso(d.created_at),
-      updated_at: iso(d.updated_at),
-      message_count: Number(d.message_count),
-    })),
-    next_cursor: rows.length > limit ? Buffer.from(`v1:${items.at(-1).id}`).toString('base64url') : null,
-  };
-});
+if (db.page)
+  app.get('/api/v1/discussions', async (request, reply) => {
+    const row = await authenticate(request, reply);
+    if (!row) return unauthorized(reply);
+    const limit = Number(request.query.limit ?? 20);
+    const after = request.query.cursor && Buffer.from(request.query.cursor, 'base64url').toString().slice(3);
+    const rows = await db.page(row.id, limit + 1, after);
+    const items = rows.slice(0, limit);
+    return {
+      data: items.map((d) => ({
+        id: d.id,
+        title: d.title,
+        created_at: iso(d.created_at),
+        updated_at: iso(d.updated_at),
+        message_count: Number(d.message_count),
+      })),
+      next_cursor: rows.length > limit ? Buffer.from(`v1:${items.at(-1).id}`).toString('base64url') : null,
+    };
+  });
 
 const stop = () => app.close().then(() => process.exit(0));
 process.once('SIGTERM', stop);

@@ -57,7 +57,8 @@ export function medianInterval(values, confidence = DEFAULT_RULE.confidence) {
   // k: the largest rank with P(X ≤ k − 1) ≤ tail; the interval is [x(k), x(n + 1 − k)] (1-based).
   let k = 0;
   while (k + 1 <= Math.floor(n / 2) && binomialHalfCdf(n, k) <= tail) k += 1;
-  if (k === 0) return { low: sorted[0], high: sorted[n - 1], median, confidence: 1 - 2 * 0.5 ** n, exact: false };
+  if (k === 0)
+    return { low: sorted[0], high: sorted[n - 1], median, confidence: 1 - 2 * 0.5 ** n, exact: false };
   return {
     low: sorted[k - 1],
     high: sorted[n - k],
@@ -93,11 +94,18 @@ export function judge(values, target, rule = DEFAULT_RULE) {
   const spread = (interval.high - interval.low) / 2 / scale;
   const base = { estimate: interval.median, interval, spread };
   if (interval.exact) {
-    const [lowPasses, highPasses] = [passes(target.op, interval.low, target.limit), passes(target.op, interval.high, target.limit)];
+    const [lowPasses, highPasses] = [
+      passes(target.op, interval.low, target.limit),
+      passes(target.op, interval.high, target.limit),
+    ];
     if (lowPasses && highPasses) return { ...base, verdict: 'PASS', by: 'interval' };
     if (!lowPasses && !highPasses) return { ...base, verdict: 'MISS', by: 'interval' };
     if (spread <= rule.precision)
-      return { ...base, verdict: passes(target.op, interval.median, target.limit) ? 'PASS' : 'MISS', by: 'precision' };
+      return {
+        ...base,
+        verdict: passes(target.op, interval.median, target.limit) ? 'PASS' : 'MISS',
+        by: 'precision',
+      };
   }
   return { ...base, verdict: 'UNDECIDED', by: null };
 }
@@ -116,7 +124,13 @@ export function verdictText(judged, rounds) {
  * tests. Resolves { rounds, elapsedMs, stoppedBy: 'decided' | 'max rounds' | 'budget' | 'fixed',
  * figures: { [key]: { ours: [], floor: [], values: [], judged } } }.
  */
-export async function adaptiveRounds({ figures, round, rule = DEFAULT_RULE, now = () => performance.now(), onRound }) {
+export async function adaptiveRounds({
+  figures,
+  round,
+  rule = DEFAULT_RULE,
+  now = () => performance.now(),
+  onRound,
+}) {
   const started = now();
   const state = Object.fromEntries(
     figures.map((f) => [f.key, { ours: [], floor: [], values: [], judged: judge([], f.target, rule) }]),
@@ -131,7 +145,8 @@ export async function adaptiveRounds({ figures, round, rule = DEFAULT_RULE, now 
     rounds += 1;
     for (const f of figures) {
       const pair = measured?.[f.key];
-      if (!pair || !Number.isFinite(pair.ours) || (f.compare !== 'value' && !Number.isFinite(pair.floor))) continue;
+      if (!pair || !Number.isFinite(pair.ours) || (f.compare !== 'value' && !Number.isFinite(pair.floor)))
+        continue;
       const value = pairedValue(f.compare, pair.ours, pair.floor);
       if (!Number.isFinite(value)) continue;
       const s = state[f.key];
@@ -155,7 +170,8 @@ export async function adaptiveRounds({ figures, round, rule = DEFAULT_RULE, now 
 
 /** The rule in words, for the report's notes. */
 export function describeRule(rule) {
-  if (rule.fixed !== null && rule.fixed !== undefined) return `${rule.fixed} interleaved rounds per figure (fixed)`;
+  if (rule.fixed !== null && rule.fixed !== undefined)
+    return `${rule.fixed} interleaved rounds per figure (fixed)`;
   return (
     `interleaved rounds until the ${Math.round(rule.confidence * 100)}% interval of the median decides the ` +
     `verdict or is within ±${(rule.precision * 100).toFixed(0)}% of the target (${rule.minRounds}–${rule.maxRounds} ` +

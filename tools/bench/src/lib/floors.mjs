@@ -14,7 +14,12 @@ export const BARE_SERVER = join(FLOORS_DIR, '../bare-server.mjs');
 /** Starts the bare relay floor (floors/relay-server.mjs) in its own process, relaying the stub at `stubUrl`. */
 export async function startRelayFloor(stubUrl) {
   const port = await freePort();
-  const handle = spawnNode('bare relay', floorScript('relay-server.mjs'), [String(port), stubUrl], process.env);
+  const handle = spawnNode(
+    'bare relay',
+    floorScript('relay-server.mjs'),
+    [String(port), stubUrl],
+    process.env,
+  );
   await waitForOutput(handle, /relay listening on/, 'its address');
   return { handle, url: `http://127.0.0.1:${port}`, pid: handle.child.pid };
 }

@@ -76,7 +76,11 @@ export async function lightStreams(target, { streams, tokens, rampMs }) {
             const cut = text.lastIndexOf('\n') + 1;
             carry = text.slice(cut);
             TOKEN.lastIndex = 0;
-            for (let match = TOKEN.exec(text); match !== null && match.index < cut; match = TOKEN.exec(text)) {
+            for (
+              let match = TOKEN.exec(text);
+              match !== null && match.index < cut;
+              match = TOKEN.exec(text)
+            ) {
               const sent = Number(match[1]);
               if (sent <= previous) problem(`${target.kind}: a token out of order or repeated`);
               previous = sent;
@@ -133,6 +137,7 @@ export function steadyTransit({ sentAt, delay, count, firstSent, lastSent }) {
   const kept = [];
   for (let i = 0; i < count; i += 1) if (sentAt[i] >= from && sentAt[i] <= to) kept.push(delay[i]);
   const sorted = Float64Array.from(kept).sort();
-  const at = (p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]);
+  const at = (p) =>
+    sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
   return { p50: at(0.5), p99: at(0.99), tokens: sorted.length, windowMs: (to - from) / 1e6 };
 }

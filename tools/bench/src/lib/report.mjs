@@ -21,9 +21,11 @@ export const rps = (x) => (finite(x) ? `${Math.round(x).toLocaleString('en-US')}
 /** A ratio ("0.63×"). */
 export const times = (x) => (finite(x) ? `${x.toFixed(2)}×` : '-');
 /** A signed difference of nanoseconds in milliseconds ("+0.84 ms"). */
-export const msDiff = (ns) => (finite(ns) ? `${ns >= 0 ? '+' : '−'}${Math.abs(ns / 1e6).toFixed(2)} ms` : '-');
+export const msDiff = (ns) =>
+  finite(ns) ? `${ns >= 0 ? '+' : '−'}${Math.abs(ns / 1e6).toFixed(2)} ms` : '-';
 /** A signed difference of nanoseconds in microseconds ("+84 µs"). */
-export const usDiff = (ns) => (finite(ns) ? `${ns >= 0 ? '+' : '−'}${Math.abs(ns / 1e3).toFixed(0)} µs` : '-');
+export const usDiff = (ns) =>
+  finite(ns) ? `${ns >= 0 ? '+' : '−'}${Math.abs(ns / 1e3).toFixed(0)} µs` : '-';
 
 /**
  * One figure measured once (no rounds to judge): `ok` true (PASS), false (MISS) or null (n/a: nothing to judge,
@@ -112,7 +114,9 @@ export function markdownTable(rows) {
   ];
   const widths = COLUMNS.map((_, i) => Math.max(3, ...cells.map((c) => c[i].length)));
   const line = (c) => `| ${c.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
-  return [line(cells[0]), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...cells.slice(1).map(line)].join(
-    '\n',
-  );
+  return [
+    line(cells[0]),
+    `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`,
+    ...cells.slice(1).map(line),
+  ].join('\n');
 }

@@ -89,7 +89,9 @@ async function watchPostgres(url) {
     stored: async () => {
       const result = {};
       for (const table of tables) {
-        const { rows: [r] } = await client.query(
+        const {
+          rows: [r],
+        } = await client.query(
           `SELECT COUNT(*)::integer AS rows, COALESCE(SUM(pg_column_size(t.*)), 0)::bigint AS bytes,
            pg_total_relation_size('${s}."${table}"') AS pages FROM ${s}."${table}" t`,
         );
@@ -122,7 +124,11 @@ export function storedDifference(before, after) {
   const added = {};
   for (const [table, now] of Object.entries(after)) {
     const then = before[table] ?? { rows: 0, bytes: 0, pages: 0 };
-    const delta = { rows: now.rows - then.rows, bytes: now.bytes - then.bytes, pages: now.pages - then.pages };
+    const delta = {
+      rows: now.rows - then.rows,
+      bytes: now.bytes - then.bytes,
+      pages: now.pages - then.pages,
+    };
     if (delta.rows || delta.bytes || delta.pages) added[table] = delta;
   }
   return added;

@@ -3,7 +3,7 @@
 // recall top 5 per question, list ?q= and GET /memories?q= against the raw SQL they run); this section only turns
 // its results into rows of the report, so that P7 is measured one way whichever command runs it.
 import { LIST_RATIO_TARGET, measureRecall, RECALL_P99_TARGET_MS } from '../recall-bench.mjs';
-import { atMost, ms, row } from '../lib/report.mjs';
+import { atMost, ms, row, times } from '../lib/report.mjs';
 
 const DIALECT_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 const RECALL_CASE = 'recall, ';
@@ -31,11 +31,12 @@ function rowsOf(dialect, cases, label) {
     rows.push(
       row(
         'P7',
-        `GET /memories?q=<common word> p50, ${DIALECT_NAMES[dialect]} (ours/SQL ${(served.p50 / raw.p50).toFixed(2)})`,
+        `GET /memories?q=<common word> p50, ${DIALECT_NAMES[dialect]} (floor: its raw SQL)`,
         ms(raw.p50 * 1e6),
         ms(served.p50 * 1e6),
         `≤ ${LIST_RATIO_TARGET} × the raw SQL`,
         atMost(served.p50, LIST_RATIO_TARGET * raw.p50),
+        { judged: times(served.p50 / raw.p50) },
       ),
     );
   }

@@ -39,7 +39,9 @@ export async function measureAnswers(server, database, stub, { count, intervalMs
   let asked = 0;
   const ask = async (tokens) => {
     await stub.setDefault({ tokens, intervalMs });
-    const measured = await writesOf(watch, () => streamQuery(target, `Rows question ${(asked += 1)}`, tokens));
+    const measured = await writesOf(watch, () =>
+      streamQuery(target, `Rows question ${(asked += 1)}`, tokens),
+    );
     const all = writesByTable(measured.writes);
     const byTable = Object.fromEntries(Object.entries(all).filter(([t]) => !PER_REQUEST_TABLES.has(t)));
     const perRequest = Object.fromEntries(Object.entries(all).filter(([t]) => PER_REQUEST_TABLES.has(t)));
@@ -76,7 +78,10 @@ function judgeAnswers(name, answers, log) {
     log(
       `  ${name} ${kind} answers (${ANSWERS[kind]} tokens): ` +
         answers[kind]
-          .map((a) => `${a.rows} rows [${describeTables(a.byTable)}; left out: ${describeTables(a.perRequest) || 'none'}], ${a.bytes} B in ${describeTables(Object.fromEntries(Object.entries(a.added).map(([t, d]) => [t, `${d.rows} rows ${d.bytes} B`])))}`)
+          .map(
+            (a) =>
+              `${a.rows} rows [${describeTables(a.byTable)}; left out: ${describeTables(a.perRequest) || 'none'}], ${a.bytes} B in ${describeTables(Object.fromEntries(Object.entries(a.added).map(([t, d]) => [t, `${d.rows} rows ${d.bytes} B`])))}`,
+          )
           .join(' | '),
     );
   const rowsOf = (kind) => [...new Set(answers[kind].map((a) => a.rows))].join('/');
@@ -93,7 +98,10 @@ function judgeAnswers(name, answers, log) {
         `${rowsOf('short')} / ${rowsOf('long')} rows`,
         `equal, ≤ ${MAX_ROWS}`,
         all.length > 0 ? constant && most <= MAX_ROWS : null,
-        { judged: constant ? 'the same tables each time' : `differ: ${[...shapes].join(' vs ')}`, rounds: all.length },
+        {
+          judged: constant ? 'the same tables each time' : `differ: ${[...shapes].join(' vs ')}`,
+          rounds: all.length,
+        },
       ),
       row(
         `P12 (${name})`,

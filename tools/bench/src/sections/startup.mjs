@@ -5,12 +5,14 @@
 //   chat      wall time of `assistant chat "<question>" --url --token` against a running server (builtin model,
 //             pacing 0) until it exits, against `curl` doing the same POST /api/v1/queries and reading the stream
 //             to its end. Both are spawned the same way by this process, which adds the same to each.
-// Starts and chats alternate which goes first; medians.
+// A round is one start (or chat) of each, alternating which goes first; the figures are the per-round ratio of the
+// starts and difference of the chats, over adaptive rounds (lib/adaptive-rounds.mjs).
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { interleaved, median } from '../lib/measure.mjs';
+import { adaptiveRounds } from '../lib/adaptive-rounds.mjs';
+import { interleaved } from '../lib/measure.mjs';
 import {
   freePort,
   makeTempDir,
@@ -19,7 +21,7 @@ import {
   stopProcess,
   waitForHealthz,
 } from '../lib/processes.mjs';
-import { atMost, ms, row } from '../lib/report.mjs';
+import { figureRow, ms, msDiff } from '../lib/report.mjs';
 import { callerEnvWithoutSettings, CLI, ourServerEnv, startOurServer } from '../lib/server.mjs';
 import { BARE_SERVER } from '../lib/floors.mjs';
 
@@ -77,25 +79,27 @@ export async function startup(ctx) {
     public: true,
   };
   writeFileSync(routesFile, JSON.stringify({ routes: [healthz] }));
-  const starts = { ours: [], bare: [] };
-  for (let i = 0; i < options.starts; i += 1) {
-    for (const name of interleaved(i, 'ours', 'bare'))
-      starts[name].push(name === 'ours' ? await startOurs() : await startBare(routesFile));
-    log(
-      `  start ${i + 1}/${options.starts}: ours ${starts.ours.at(-1).toFixed(0)} ms, bare ${starts.bare.at(-1).toFixed(0)} ms`,
-    );
-  }
-  const [oursStart, bareStart] = [median(starts.ours), median(starts.bare)];
-  const rows = [
-    row(
-      'P10',
-      `start-up to first 200, fresh data dir (ours/bare ${(oursStart / bareStart).toFixed(2)})`,
-      ms(bareStart * 1e6),
-      ms(oursStart * 1e6),
-      `≤ ${STARTUP_RATIO} × bare Fastify`,
-      atMost(oursStart, STARTUP_RATIO * bareStart),
-    ),
-  ];
+  const startFigure = {
+    key: 'start',
+    id: 'P10',
+    metric: 'start-up to first 200, fresh data dir',
+    compare: 'ratio',
+    target: { op: '<=', limit: STARTUP_RATIO },
+    targetText: `≤ ${STARTUP_RATIO} × bare Fastify`,
+    show: (milliseconds) => ms(milliseconds * 1e6),
+  };
+  const starts = await adaptiveRounds({
+    figures: [startFigure],
+    rule: ctx.rule,
+    round: async (index) => {
+      const measured = {};
+      for (const name of interleaved(index, 'ours', 'floor'))
+        measured[name] = name === 'ours' ? await startOurs() : await startBare(routesFile);
+      log(`  start ${index + 1}: ours ${measured.ours.toFixed(0)} ms, bare ${measured.floor.toFixed(0)} ms`);
+      return { start: measured };
+    },
+  });
+  const rows = [figureRow(startFigure, starts.figures.start)];
 
   const server = await startOurServer(options.server, {
     ASSISTANT_MODEL: 'builtin',
@@ -128,30 +132,36 @@ export async function startup(ctx) {
         ],
         env,
       );
-    const walls = { chat: [], curl: [] };
-    for (let i = 0; i < options.chats; i += 1) {
-      for (const name of interleaved(i, 'chat', 'curl')) {
-        const result = await (name === 'chat' ? chat() : curl());
-        if (name === 'curl' && !result.stdout.includes('query.completed'))
-          failures.push(`curl: the stream did not end with query.completed: ${result.stdout.slice(-300)}`);
-        if (name === 'chat' && result.stdout.trim() === '') failures.push('assistant chat printed no answer');
-        walls[name].push(result.ms);
-      }
-      log(
-        `  chat ${i + 1}/${options.chats}: assistant chat ${walls.chat.at(-1).toFixed(0)} ms, curl ${walls.curl.at(-1).toFixed(0)} ms`,
-      );
-    }
-    const [chatMs, curlMs] = [median(walls.chat), median(walls.curl)];
-    rows.push(
-      row(
-        'P10',
-        '`assistant chat` wall, one short query',
-        ms(curlMs * 1e6),
-        ms(chatMs * 1e6),
-        `≤ curl + ${CHAT_ADDED_MS} ms`,
-        atMost(chatMs, curlMs + CHAT_ADDED_MS),
-      ),
-    );
+    const chatFigure = {
+      key: 'chat',
+      id: 'P10',
+      metric: '`assistant chat` wall, one short query (floor: curl)',
+      compare: 'difference',
+      target: { op: '<=', limit: CHAT_ADDED_MS },
+      targetText: `≤ curl + ${CHAT_ADDED_MS} ms`,
+      show: (milliseconds) => ms(milliseconds * 1e6),
+      showCompared: (milliseconds) => msDiff(milliseconds * 1e6),
+    };
+    const chats = await adaptiveRounds({
+      figures: [chatFigure],
+      rule: ctx.rule,
+      round: async (index) => {
+        const walls = {};
+        for (const name of interleaved(index, 'chat', 'curl')) {
+          const result = await (name === 'chat' ? chat() : curl());
+          if (name === 'curl' && !result.stdout.includes('query.completed'))
+            failures.push(`curl: the stream did not end with query.completed: ${result.stdout.slice(-300)}`);
+          if (name === 'chat' && result.stdout.trim() === '')
+            failures.push('assistant chat printed no answer');
+          walls[name] = result.ms;
+        }
+        log(
+          `  chat ${index + 1}: assistant chat ${walls.chat.toFixed(0)} ms, curl ${walls.curl.toFixed(0)} ms`,
+        );
+        return { chat: { ours: walls.chat, floor: walls.curl } };
+      },
+    });
+    rows.push(figureRow(chatFigure, chats.figures.chat));
   } finally {
     await stopProcess(server.handle);
   }
