@@ -30,7 +30,8 @@ const describeTables = (byTable) =>
 /**
  * Asks `count` questions of each length on `server` ({ baseUrl, token }), alternating which goes first, each
  * opening a discussion, with the stub's tokens `intervalMs` apart. Resolves { short: [answer], long: [answer] },
- * each answer { rows (counted), byTable (counted tables), perRequest (tables left out), bytes, problems }.
+ * each answer { rows (counted), byTable (counted tables), perRequest (tables left out), bytes, pages, added
+ * (stored, by table), writes ([{ tbl, op, n }]), problems }.
  */
 export async function measureAnswers(server, database, stub, { count, intervalMs }) {
   const watch = await watchDatabase(database);
@@ -52,6 +53,7 @@ export async function measureAnswers(server, database, stub, { count, intervalMs
       bytes: sum(Object.values(measured.added).map((a) => a.bytes)),
       pages: sum(Object.values(measured.added).map((a) => a.pages)),
       added: measured.added,
+      writes: measured.writes,
       problems: measured.result.problems,
     };
   };
