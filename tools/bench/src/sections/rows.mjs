@@ -30,8 +30,8 @@ const describeTables = (byTable) =>
 /**
  * Asks `count` questions of each length on `server` ({ baseUrl, token }), alternating which goes first, each
  * opening a discussion, with the stub's tokens `intervalMs` apart. Resolves { short: [answer], long: [answer] },
- * each answer { rows (counted), byTable (counted tables), perRequest (tables left out), bytes, pages, added
- * (stored, by table), writes ([{ tbl, op, n }]), problems }.
+ * each answer { rows (row writes counted), byTable (row writes by counted table), bytes, pages, added (stored, by
+ * table), writes ([{ tbl, op, n }], every table), problems }.
  */
 export async function measureAnswers(server, database, stub, { count, intervalMs }) {
   const watch = await watchDatabase(database);
@@ -45,11 +45,9 @@ export async function measureAnswers(server, database, stub, { count, intervalMs
     );
     const all = writesByTable(measured.writes);
     const byTable = Object.fromEntries(Object.entries(all).filter(([t]) => !PER_REQUEST_TABLES.has(t)));
-    const perRequest = Object.fromEntries(Object.entries(all).filter(([t]) => PER_REQUEST_TABLES.has(t)));
     return {
       rows: sum(Object.values(byTable)),
       byTable,
-      perRequest,
       bytes: sum(Object.values(measured.added).map((a) => a.bytes)),
       pages: sum(Object.values(measured.added).map((a) => a.pages)),
       added: measured.added,
@@ -68,8 +66,30 @@ export async function measureAnswers(server, database, stub, { count, intervalMs
   }
 }
 
+/** "queries 5 (1 insert, 4 updates)" per table written, tables in name order. */
+function describeWrites(writes) {
+  const tables = {};
+  for (const { tbl, op, n } of writes) (tables[tbl] ??= {})[op] = n;
+  return Object.keys(tables)
+    .sort()
+    .map((table) => {
+      const ops = Object.entries(tables[table]).map(
+        ([op, n]) => `${n} ${op.toLowerCase()}${n === 1 ? '' : 's'}`,
+      );
+      return `${table} ${sum(Object.values(tables[table]))} (${ops.join(', ')})`;
+    })
+    .join(', ');
+}
+
+/** "messages 2 rows 573 B, …": what the tables hold more after an answer. */
+const describeAdded = (added) =>
+  Object.entries(added)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([table, d]) => `${table} ${d.rows} rows ${d.bytes} B`)
+    .join(', ');
+
 /** The rows of one server's answers, and the bench failures (a stream that went wrong). */
-function judgeAnswers(name, answers, log) {
+function judgeAnswers(name, answers, { intervalMs }, log) {
   const failures = [];
   for (const kind of ['short', 'long'])
     for (const answer of answers[kind])
@@ -77,31 +97,31 @@ function judgeAnswers(name, answers, log) {
   const all = [...answers.short, ...answers.long];
   const shapes = new Set(all.map((a) => describeTables(a.byTable)));
   for (const kind of ['short', 'long'])
-    log(
-      `  ${name} ${kind} answers (${ANSWERS[kind]} tokens): ` +
-        answers[kind]
-          .map(
-            (a) =>
-              `${a.rows} rows [${describeTables(a.byTable)}; left out: ${describeTables(a.perRequest) || 'none'}], ${a.bytes} B in ${describeTables(Object.fromEntries(Object.entries(a.added).map(([t, d]) => [t, `${d.rows} rows ${d.bytes} B`])))}`,
-          )
-          .join(' | '),
-    );
+    for (const a of answers[kind])
+      log(
+        `  ${name}, ${kind} answer (${ANSWERS[kind]} tokens): ${a.rows} row writes: ${describeWrites(a.writes)}; ` +
+          `stored ${a.bytes} B: ${describeAdded(a.added)}`,
+      );
   const rowsOf = (kind) => [...new Set(answers[kind].map((a) => a.rows))].join('/');
   const bytesOf = (kind) => Math.round(sum(answers[kind].map((a) => a.bytes)) / answers[kind].length);
   const constant = shapes.size === 1;
   const most = Math.max(...all.map((a) => a.rows));
+  const seconds = (kind) => ((ANSWERS[kind] * intervalMs) / 1000).toFixed(1);
   return {
     failures,
     rows: [
       row(
         `P12 (${name})`,
-        `rows written per answered query opening a discussion, short (${ANSWERS.short} tokens) / long (${ANSWERS.long})`,
+        `row writes per answered query opening a discussion, short / long ` +
+          `(${ANSWERS.short} / ${ANSWERS.long} tokens over ${seconds('short')} / ${seconds('long')} s)`,
         '',
-        `${rowsOf('short')} / ${rowsOf('long')} rows`,
+        `${rowsOf('short')} / ${rowsOf('long')}`,
         `equal, ≤ ${MAX_ROWS}`,
         all.length > 0 ? constant && most <= MAX_ROWS : null,
         {
-          judged: constant ? 'the same tables each time' : `differ: ${[...shapes].join(' vs ')}`,
+          judged: constant
+            ? `the same each time: ${describeTables(all[0].byTable)}`
+            : `differ: ${[...shapes].join(' vs ')}`,
           rounds: all.length,
         },
       ),
@@ -147,7 +167,7 @@ export async function rows(ctx) {
           count: options.rowQueries,
           intervalMs: options.intervalMs,
         });
-        const judged = judgeAnswers(name, answers, log);
+        const judged = judgeAnswers(name, answers, { intervalMs: options.intervalMs }, log);
         result.rows.push(...judged.rows);
         result.failures.push(...judged.failures);
       } finally {
@@ -158,7 +178,7 @@ export async function rows(ctx) {
     await stub.setDefault({ tokens: options.tokens, intervalMs: options.intervalMs });
   }
   result.notes.push(
-    `rows: counted by a trigger on every table (inserts, updates, deletes; the tokens table, written per request, left out); bytes: SQLite dbstat payload, PostgreSQL pg_column_size; ${options.rowQueries} answers of each length`,
+    `rows: row writes counted by a trigger on every table (inserts, updates and deletes; the tokens table, written per request, left out); bytes: the rows added, SQLite dbstat payload, PostgreSQL pg_column_size; ${options.rowQueries} answers of each length`,
   );
   return result;
 }
