@@ -124,13 +124,7 @@ export function verdictText(judged, rounds) {
  * tests. Resolves { rounds, elapsedMs, stoppedBy: 'decided' | 'max rounds' | 'budget' | 'fixed',
  * figures: { [key]: { ours: [], floor: [], values: [], judged } } }.
  */
-export async function adaptiveRounds({
-  figures,
-  round,
-  rule = DEFAULT_RULE,
-  now = () => performance.now(),
-  onRound,
-}) {
+export async function adaptiveRounds({ figures, round, rule = DEFAULT_RULE, now = () => performance.now() }) {
   const started = now();
   const state = Object.fromEntries(
     figures.map((f) => [f.key, { ours: [], floor: [], values: [], judged: judge([], f.target, rule) }]),
@@ -155,7 +149,6 @@ export async function adaptiveRounds({
       s.values.push(value);
     }
     judgeAll();
-    onRound?.(rounds, state);
     if (rule.fixed !== null && rule.fixed !== undefined) {
       if (rounds >= rule.fixed) stoppedBy = 'fixed';
       continue;

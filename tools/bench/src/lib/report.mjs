@@ -23,9 +23,6 @@ export const times = (x) => (finite(x) ? `${x.toFixed(2)}×` : '-');
 /** A signed difference of nanoseconds in milliseconds ("+0.84 ms"). */
 export const msDiff = (ns) =>
   finite(ns) ? `${ns >= 0 ? '+' : '−'}${Math.abs(ns / 1e6).toFixed(2)} ms` : '-';
-/** A signed difference of nanoseconds in microseconds ("+84 µs"). */
-export const usDiff = (ns) =>
-  finite(ns) ? `${ns >= 0 ? '+' : '−'}${Math.abs(ns / 1e3).toFixed(0)} µs` : '-';
 
 /**
  * One figure measured once (no rounds to judge): `ok` true (PASS), false (MISS) or null (n/a: nothing to judge,

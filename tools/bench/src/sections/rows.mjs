@@ -103,7 +103,9 @@ function judgeAnswers(name, answers, { intervalMs }, log) {
           `stored ${a.bytes} B: ${describeAdded(a.added)}`,
       );
   const rowsOf = (kind) => [...new Set(answers[kind].map((a) => a.rows))].join('/');
-  const bytesOf = (kind) => Math.round(sum(answers[kind].map((a) => a.bytes)) / answers[kind].length);
+  const mean = (kind, key) => Math.round(sum(answers[kind].map((a) => a[key])) / answers[kind].length);
+  const bytesOf = (kind) => mean(kind, 'bytes').toLocaleString('en-US');
+  const pagesOf = (kind) => `+${(mean(kind, 'pages') / 1024).toFixed(0)}`;
   const constant = shapes.size === 1;
   const most = Math.max(...all.map((a) => a.rows));
   const seconds = (kind) => ((ANSWERS[kind] * intervalMs) / 1000).toFixed(1);
@@ -127,9 +129,9 @@ function judgeAnswers(name, answers, { intervalMs }, log) {
       ),
       row(
         `P12 (${name})`,
-        'bytes stored per answer (rows, short / long)',
+        'bytes stored per answer, short / long: the rows (the pages they take)',
         '',
-        `${bytesOf('short').toLocaleString('en-US')} / ${bytesOf('long').toLocaleString('en-US')} B`,
+        `${bytesOf('short')} / ${bytesOf('long')} B (${pagesOf('short')} / ${pagesOf('long')} KB)`,
         'reported',
         null,
         { rounds: all.length },
@@ -178,7 +180,7 @@ export async function rows(ctx) {
     await stub.setDefault({ tokens: options.tokens, intervalMs: options.intervalMs });
   }
   result.notes.push(
-    `rows: row writes counted by a trigger on every table (inserts, updates and deletes; the tokens table, written per request, left out); bytes: the rows added, SQLite dbstat payload, PostgreSQL pg_column_size; ${options.rowQueries} answers of each length`,
+    `rows: row writes counted by a trigger on every table (inserts, updates and deletes; the tokens table, written per request, left out); bytes: the rows added, SQLite dbstat payload, PostgreSQL pg_column_size; answers of each length: ${options.rowQueries}`,
   );
   return result;
 }
