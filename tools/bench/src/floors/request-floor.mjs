@@ -53,7 +53,8 @@ function copyIntoMemory(Database, file, tables) {
   const list = tables.map(() => '?').join(', ');
   const schema = source
     .prepare(
-      `SELECT sql FROM sqlite_master WHERE tbl_name IN (${list}) AND sql IS NOT NULL ORDER BY type = 'table' DESC`,
+      `SELECT sql FROM sqlite_master WHERE tbl_name IN (${list}) AND type IN ('table', 'index') AND sql IS NOT NULL
+       ORDER BY type = 'table' DESC`,
     )
     .pluck()
     .all(...tables);
