@@ -18,7 +18,8 @@ const SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 
 /**
  * Migrates a fresh schema of `databaseUrl`, creates an account and starts the hosted API with `extra` settings.
- * Resolves { handle, baseUrl, token, pid, databaseUrl (with its ?schema=) }.
+ * Resolves { handle, baseUrl, token, pid, databaseUrl (with its ?schema=), applicationName (its PostgreSQL
+ * connections' application_name) }.
  */
 export async function startHostedServer(databaseUrl, redisUrl, extra = {}) {
   const { url } = throwawaySchemaUrl(databaseUrl);
@@ -49,10 +50,10 @@ export async function startHostedServer(databaseUrl, redisUrl, extra = {}) {
 }
 
 /**
- * The CPU of the PostgreSQL backends serving the hosted API `hosted` (found by its application name; same machine):
- * resolves { start(): Promise<a function resolving the seconds they used since>, seen (the backends seen so far),
- * close() }. A backend that appeared
- * meanwhile counts whole; one gone meanwhile is lost (the API's pool keeps its connections while it is busy).
+ * The CPU of the PostgreSQL backends serving the hosted API `hosted` (found by its application name; PostgreSQL on
+ * the same machine): resolves { start(): Promise<a function resolving the seconds they used since>, seen (the
+ * backends seen so far), close() }. A backend that appeared meanwhile counts whole; one gone meanwhile is lost (the
+ * API's pool keeps its connections while it is busy).
  */
 export async function watchBackendsCpu(hosted) {
   const client = await connect(hosted.databaseUrl);
