@@ -1,12 +1,13 @@
 export { AuthModule } from './lib/auth.module';
 export { AccessGuard } from './lib/access.guard';
-export { BearerStrategy } from './lib/bearer.strategy';
 export {
   admitPrincipal,
   authenticateBearer,
+  bearerSecretOf,
   settledBearerOutcome,
   verifiedCaller,
   type BearerOutcome,
+  type BearerVerifier,
 } from './lib/bearer-authentication';
 export {
   TokenService,

@@ -1,17 +1,15 @@
 /**
- * The access guard on its own, with the real bearer strategy and token service on SQLite: the scope check is
- * the guard's, so removing it must fail a test in this lib, not only in the server's.
+ * The access guard on its own, with the real token service on SQLite: the scope check is the guard's, so removing
+ * it must fail a test in this lib, not only in the server's.
  */
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { openTestStorage } from '@assistant/storage/testing';
 import type { Storage } from '@assistant/storage';
-import passport from 'passport';
 import { AccessGuard } from './access.guard';
 import { authenticateBearer } from './bearer-authentication';
 import { AuthError } from './auth.errors';
-import { BearerStrategy } from './bearer.strategy';
 import { Public, Scopes } from './scopes.decorator';
 import { TokenService } from './token.service';
 
@@ -55,13 +53,12 @@ describe('AccessGuard', () => {
   let dispose: () => Promise<void>;
   let tokens: TokenService;
   let userId: string;
-  const guard = new AccessGuard(new Reflector());
+  let guard: AccessGuard;
 
   beforeAll(async () => {
     ({ storage, dispose } = await openTestStorage('sqlite'));
     tokens = new TokenService(storage.tokens);
-    // Registers itself with passport as the 'bearer' strategy the guard authenticates with.
-    new BearerStrategy(tokens);
+    guard = new AccessGuard(new Reflector(), tokens);
     userId = (await storage.users.create({ email: 'guard@example.com', displayName: 'G' })).id;
   });
   afterAll(async () => dispose());
@@ -96,21 +93,21 @@ describe('AccessGuard', () => {
     expect(await guard.canActivate(contextFor('health', {}))).toBe(true);
   });
 
-  it('reads the outcome of the authentication the request already went through: passport runs once', async () => {
+  it('reads the outcome of the authentication the request already went through: the token is verified once', async () => {
     const context = contextFor('list', await bearer(['read:memories']));
     const request = context.switchToHttp().getRequest<object>();
-    await authenticateBearer(request);
-    const authenticate = jest.spyOn(passport, 'authenticate');
+    await authenticateBearer(request, tokens);
+    const verify = jest.spyOn(tokens, 'verify');
 
     // Settled, not a promise: nothing left to wait for.
     expect(guard.canActivate(context)).toBe(true);
-    expect(authenticate).not.toHaveBeenCalled();
-    authenticate.mockRestore();
+    expect(verify).not.toHaveBeenCalled();
+    verify.mockRestore();
   });
 
   it('refuses the token the earlier authentication refused', async () => {
     const context = contextFor('list', { authorization: 'Bearer tok_made_up' });
-    await authenticateBearer(context.switchToHttp().getRequest<object>());
+    await authenticateBearer(context.switchToHttp().getRequest<object>(), tokens);
 
     const error = await refusal(() => guard.canActivate(context));
 

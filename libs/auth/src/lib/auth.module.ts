@@ -2,7 +2,6 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { TokensRepository } from '@assistant/storage';
 import { TokenService, type TokenServiceOptions } from './token.service';
-import { BearerStrategy } from './bearer.strategy';
 import { AccessGuard } from './access.guard';
 
 @Module({})
@@ -14,7 +13,6 @@ export class AuthModule {
       global: true,
       providers: [
         { provide: TokenService, useValue: new TokenService(tokens, options) },
-        BearerStrategy,
         { provide: APP_GUARD, useClass: AccessGuard },
       ],
       exports: [TokenService],

@@ -1,12 +1,16 @@
-import passport from 'passport';
 import { AuthError } from './auth.errors';
 import type { Principal } from './principal';
 
-/** The name under which BearerStrategy registers with passport. */
-export const BEARER_STRATEGY = 'bearer';
-
-/** What passport's bearer strategy concluded about a request: its caller, or the error that refuses it. */
+/** What bearer authentication concluded about a request: its caller, or the error that refuses it. */
 export type BearerOutcome = { principal: Principal } | { refusal: unknown };
+
+/**
+ * What verifies a bearer secret (TokenService): the principal, or null when the secret is malformed, unknown,
+ * revoked or expired; a value rather than a promise when the answer needs no database.
+ */
+export interface BearerVerifier {
+  verify(secret: string): Principal | null | Promise<Principal | null>;
+}
 
 const OUTCOME = Symbol('assistant.bearerOutcome');
 
@@ -14,31 +18,72 @@ interface Authenticated {
   [OUTCOME]?: BearerOutcome;
 }
 
+interface RequestLike {
+  headers?: Record<string, unknown>;
+  query?: unknown;
+  body?: unknown;
+}
+
+/** The refusals of a request without a usable bearer token (none, or not `Bearer <token>`) and of a bad token. */
+const noToken = () => AuthError.invalidToken('send Authorization: Bearer <token>');
+const refusedToken = () =>
+  AuthError.invalidToken('the token is not valid: it is malformed, unknown, revoked or expired');
+
 /**
- * Runs passport's bearer strategy (BearerStrategy) on a request and keeps its outcome on the request: the rate
- * limiter authenticates each request as it arrives (a verified token gets a bucket of its own), and the access
- * guard then reads that outcome (`settledBearerOutcome`) instead of running passport a second time.
+ * The secret of `Authorization: Bearer <secret>`, read as passport's bearer strategy read it before (one space,
+ * two parts, the scheme in any case): undefined when the header is missing or has another form.
  */
-export function authenticateBearer(request: object, response: unknown = {}): Promise<BearerOutcome> {
-  return new Promise((resolve) => {
-    const settle = (outcome: BearerOutcome) => {
-      (request as Authenticated)[OUTCOME] = outcome;
-      resolve(outcome);
-    };
-    const authenticate = passport.authenticate(
-      BEARER_STRATEGY,
-      { session: false },
-      (error: unknown, principal: Principal | false | undefined) =>
-        settle(
-          error
-            ? { refusal: error }
-            : principal
-              ? { principal }
-              : { refusal: AuthError.invalidToken('send Authorization: Bearer <token>') },
-        ),
-    ) as (request: object, response: unknown, next: (error?: unknown) => void) => void;
-    authenticate(request, response, (error) => settle({ refusal: error }));
-  });
+export function bearerSecretOf(request: RequestLike): string | undefined {
+  const header = request.headers?.['authorization'];
+  if (typeof header !== 'string') return undefined;
+  const parts = header.split(' ');
+  return parts.length === 2 && /^Bearer$/i.test(parts[0]) && parts[1] ? parts[1] : undefined;
+}
+
+/** Whether the request also names a token in its query string or body (SPEC §2 allows only the header). */
+function tokenOutsideHeader(request: RequestLike): boolean {
+  return namesToken(request.query) || namesToken(request.body);
+}
+
+function namesToken(where: unknown): boolean {
+  return (
+    typeof where === 'object' && where !== null && Boolean((where as { access_token?: unknown }).access_token)
+  );
+}
+
+function settle(request: object, outcome: BearerOutcome): BearerOutcome {
+  (request as Authenticated)[OUTCOME] = outcome;
+  return outcome;
+}
+
+function settleVerified(request: object, principal: Principal | null): BearerOutcome {
+  return settle(request, principal ? { principal } : { refusal: refusedToken() });
+}
+
+/**
+ * Verifies the request's bearer token with `tokens` and keeps the outcome on the request: the rate limiter
+ * authenticates each request as it arrives (a verified token gets a bucket of its own), and the access guard then
+ * reads that outcome (`settledBearerOutcome`) instead of verifying a second time. The outcome comes at once,
+ * without a promise, when the token service knows the answer without its database (a token it verified lately, a
+ * malformed one).
+ */
+export function authenticateBearer(
+  request: object,
+  tokens: BearerVerifier,
+): BearerOutcome | Promise<BearerOutcome> {
+  const secret = bearerSecretOf(request as RequestLike);
+  if (!secret || tokenOutsideHeader(request as RequestLike)) return settle(request, { refusal: noToken() });
+  let verified: ReturnType<BearerVerifier['verify']>;
+  try {
+    verified = tokens.verify(secret);
+  } catch (error) {
+    return settle(request, { refusal: error });
+  }
+  if (!(verified instanceof Promise)) return settleVerified(request, verified);
+  return verified.then(
+    (principal) => settleVerified(request, principal),
+    (error: unknown) => settle(request, { refusal: error }),
+  );
 }
 
 /**
@@ -58,11 +103,19 @@ export function settledBearerOutcome(request: object): BearerOutcome | undefined
 }
 
 /**
- * The caller of a request whose token passport verified; null when it refused the token (made up, malformed,
- * unknown, revoked or expired). Any other failure (the database) is thrown, as a failure to verify.
+ * The caller of a request whose token was verified; null when the token was refused (made up, malformed, unknown,
+ * revoked or expired). Any other failure (the database) is thrown, as a failure to verify. A value rather than a
+ * promise when the outcome is known already or needs no database.
  */
-export async function verifiedCaller(request: object): Promise<Principal | null> {
-  const outcome = settledBearerOutcome(request) ?? (await authenticateBearer(request));
+export function verifiedCaller(
+  request: object,
+  tokens: BearerVerifier,
+): Principal | null | Promise<Principal | null> {
+  const outcome = settledBearerOutcome(request) ?? authenticateBearer(request, tokens);
+  return outcome instanceof Promise ? outcome.then(callerOf) : callerOf(outcome);
+}
+
+function callerOf(outcome: BearerOutcome): Principal | null {
   if ('principal' in outcome) return outcome.principal;
   if (outcome.refusal instanceof AuthError) return null;
   throw outcome.refusal;

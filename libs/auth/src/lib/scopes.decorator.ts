@@ -13,7 +13,7 @@ export const Scopes = (scope: Scope) => SetMetadata(ACCESS_METADATA, { scope } s
 /** A route that needs no token (the OpenAPI document, health checks). */
 export const Public = () => SetMetadata(ACCESS_METADATA, { public: true } satisfies RouteAccess);
 
-/** The authenticated caller, as set by the access guard. */
+/** The authenticated caller, as set by the access guard (on the request, the first argument of an HTTP context). */
 export const CurrentPrincipal = createParamDecorator((_data: unknown, ctx: ExecutionContext): Principal => {
-  return ctx.switchToHttp().getRequest<{ user: Principal }>().user;
+  return ctx.getArgByIndex<{ user: Principal }>(0).user;
 });

@@ -106,18 +106,33 @@ export class TokenService {
     return { record, secret: generated.secret };
   }
 
-  /** The principal for a presented secret, or null when it is malformed, unknown, revoked or expired. */
-  async verify(secret: string): Promise<Principal | null> {
-    const ours = checkTokenFormat(secret) !== null;
-    if (!ours && !(this.oauth && OPAQUE_TOKEN.test(secret))) return null;
+  /**
+   * The principal for a presented secret, or null when it is malformed, unknown, revoked or expired. A value, not
+   * a promise, when no database is asked: a token verified within `cacheTtlMs` (the digest is looked up first: a
+   * digest is only remembered for a secret that passed the format check), or a malformed one.
+   */
+  verify(secret: string): Principal | null | Promise<Principal | null> {
     const digest = digestToken(secret);
     const now = Date.now();
     const cached = this.verified.get(digest);
-    if (cached && now - cached.at < this.cacheTtlMs && !isExpired(cached.principal, now)) {
-      this.noteUse(cached.principal, now);
-      return cached.principal;
+    if (cached !== undefined) {
+      if (now - cached.at < this.cacheTtlMs && !isExpired(cached.principal, now)) {
+        this.noteUse(cached.principal, now);
+        return cached.principal;
+      }
+      this.verified.delete(digest);
     }
-    this.verified.delete(digest);
+    const ours = checkTokenFormat(secret) !== null;
+    if (!ours && !(this.oauth && OPAQUE_TOKEN.test(secret))) return null;
+    return this.lookUp(secret, digest, ours, now);
+  }
+
+  private async lookUp(
+    secret: string,
+    digest: string,
+    ours: boolean,
+    now: number,
+  ): Promise<Principal | null> {
     const revocationsBefore = this.revocations;
     const principal = ours ? await this.findOwn(digest) : await this.findOAuth(secret, digest);
     if (!principal || isExpired(principal, now)) return null;

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } fro
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX, MCP_PATH, PROTOCOL_ROUTES, ProblemError } from '@assistant/contracts';
-import { verifiedCaller, type Principal } from '@assistant/auth';
+import { TokenService, verifiedCaller, type Principal } from '@assistant/auth';
 import {
   SERVER_CONFIG,
   type ServerConfig,
@@ -46,6 +46,7 @@ export class McpEndpoint implements OnModuleInit, OnApplicationShutdown {
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     private readonly adapterHost: HttpAdapterHost,
     @Inject(MCP_SESSIONS) private readonly sessions: McpSessionStore,
+    private readonly tokens: TokenService,
   ) {
     this.loopbackBound = isLoopbackHost(config.host);
   }
@@ -116,8 +117,8 @@ export class McpEndpoint implements OnModuleInit, OnApplicationShutdown {
   private async principalOf(request: FastifyRequest): Promise<Principal | null> {
     const [scheme, secret] = (request.headers.authorization ?? '').split(' ');
     if (scheme?.toLowerCase() !== 'bearer' || !secret) return null;
-    // Passport verified it as the request arrived (the rate limiter); this reads that outcome.
-    const principal = await verifiedCaller(request);
+    // The rate limiter verified it as the request arrived; this reads that outcome.
+    const principal = await verifiedCaller(request, this.tokens);
     // The rate limiter and the activity log read the caller where Nest's guard would have put it.
     if (principal) (request as FastifyRequest & { user?: Principal }).user = principal;
     return principal;

@@ -2,7 +2,12 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, problemOf } from '@assistant/contracts';
-import { clientAddressKey, type RateLimiter, type RateLimits } from '../rate-limit/rate-limit.hook';
+import {
+  clientAddressKey,
+  type RateLimiter,
+  type RateLimits,
+  type RateLimitVerdict,
+} from '../rate-limit/rate-limit.hook';
 import {
   replyWithProblem,
   type ProblemAnswer,
@@ -52,7 +57,10 @@ export function answerClientError(limits: RateLimits, log: () => FastifyBaseLogg
       { request_id: requestId, reason: error.code, status_code: ERROR_CODES[problem.code].status },
       'client error',
     );
-    limits.count('core', clientAddressKey(socket.remoteAddress)).then(
+    // A promise either way (the count may be at hand, or fail at once): this path is rare, and never in a hurry.
+    new Promise<RateLimitVerdict>((counted) =>
+      counted(limits.count('core', clientAddressKey(socket.remoteAddress))),
+    ).then(
       (verdict) => writeProblem(socket, requestId, verdict.exceeded ?? problem, verdict.headers),
       () => writeProblem(socket, requestId, problem, {}),
     );
@@ -110,7 +118,7 @@ function problemOfFrameworkError(error: FastifyError, request: FastifyRequest): 
 export function answerFrameworkError(limit: RateLimiter) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     prepareReply(request, reply);
-    limit(request, reply).then(
+    new Promise<boolean>((answered) => answered(limit(request, reply))).then(
       (answered) => {
         if (!answered) replyWithProblem(request, reply, problemOfFrameworkError(error, request));
       },

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { API_PREFIX, LIMITS } from '@assistant/contracts';
-import { verifiedCaller } from '@assistant/auth';
+import { TokenService, verifiedCaller } from '@assistant/auth';
 import {
   type ServerConfig,
   replyWithProblem,
@@ -51,6 +51,21 @@ function hasNonJsonBody(request: FastifyRequest): boolean {
   return hasBody && !JSON_TYPE.test(request.headers['content-type'] ?? '');
 }
 
+/** After the rate limiter (`answered`: it sent a 429): refuses a body that is not JSON, or lets the request on. */
+function admit(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answered: boolean,
+  done: HookHandlerDoneFunction,
+): void {
+  if (answered) return;
+  if (hasNonJsonBody(request)) {
+    replyWithProblem(request, reply, { code: 'unsupported_media_type', detail: SEND_JSON });
+    return;
+  }
+  done();
+}
+
 /**
  * Builds the Nest application on Fastify with everything both deployments share. Does not listen. `timeouts`
  * are the HTTP deadlines (HTTP_TIMEOUTS; tests shorten them).
@@ -60,9 +75,9 @@ export async function createHttpApp(
   parts: ServerParts,
   timeouts: HttpTimeouts = HTTP_TIMEOUTS,
 ): Promise<NestFastifyApplication> {
-  // The limiter runs in Fastify's hooks, before Nest; passport knows the bearer strategy once the app exists.
-  const late = { strategyRegistered: false };
-  const verify: VerifyBearer = async (request) => (late.strategyRegistered ? verifiedCaller(request) : null);
+  // The limiter runs in Fastify's hooks, before Nest; the token service is Nest's, known once the app exists.
+  const late: { tokens?: TokenService } = {};
+  const verify: VerifyBearer = (request) => (late.tokens ? verifiedCaller(request, late.tokens) : null);
   const limits = new RateLimits(parts.rateLimits, config.rateLimits);
   const limit = rateLimiter(limits, verify);
   const adapter: FastifyAdapter = new FastifyAdapter({
@@ -94,16 +109,17 @@ export async function createHttpApp(
   fastify.addHook('preClose', async () => {
     draining = true;
   });
-  fastify.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: with a token verified lately and the counts in memory, a request goes
+  // through without a promise.
+  fastify.addHook('onRequest', (request, reply, done) => {
     prepareReply(request, reply);
-    if (draining) return replyWithProblem(request, reply, SHUTTING_DOWN);
-    if (await limit(request, reply)) return reply;
-    if (hasNonJsonBody(request)) {
-      return replyWithProblem(request, reply, {
-        code: 'unsupported_media_type',
-        detail: SEND_JSON,
-      });
+    if (draining) {
+      replyWithProblem(request, reply, SHUTTING_DOWN);
+      return;
     }
+    const answered = limit(request, reply);
+    if (answered instanceof Promise) answered.then((settled) => admit(request, reply, settled, done), done);
+    else admit(request, reply, answered, done);
   });
   exemptEventStreamsFromIdleTimeout(fastify);
 
@@ -113,8 +129,7 @@ export async function createHttpApp(
     logger: new PinoNestLogger(fastify.log),
     abortOnError: false,
   });
-  // Nest made BearerStrategy, which registered itself with passport.
-  late.strategyRegistered = true;
+  late.tokens = app.get(TokenService);
   // Until ASSISTANT_PUBLIC_URL says otherwise, the server is reached where it listens (port 0: the one it got).
   const address = app.get(PublicAddress);
   fastify.addHook('onListen', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ENDPOINTS, RATE_LIMIT_HEADERS, routePattern, type RateLimitResource } from '@assistant/contracts';
-import type { Principal } from '@assistant/auth';
-import type { RateLimitStore } from './rate-limit.store';
+import { bearerSecretOf, type Principal } from '@assistant/auth';
+import type { RateLimitStore, WindowCount } from './rate-limit.store';
 import {
   type RateLimitConfig,
   replyWithProblem,
@@ -46,29 +46,31 @@ function bucketOf(request: FastifyRequest, route: string): RateLimitResource | '
  */
 export const CLIENT_REGISTRATIONS_PER_ADDRESS = { limit: 20, windowSeconds: 3600 } as const;
 
-/** The bearer secret, parsed as passport-http-bearer parses it, so that both look at the same string. */
-function bearerSecret(request: FastifyRequest): string | undefined {
-  const parts = request.headers.authorization?.split(' ');
-  return parts?.length === 2 && /^Bearer$/i.test(parts[0]) ? parts[1] : undefined;
-}
-
 /**
- * The caller whose bearer token passport verified (null: the token was refused); passport runs once per request,
- * and the access guard reads the same outcome later (`verifiedCaller` of @assistant/auth).
+ * The caller whose bearer token was verified (null: the token was refused); the token is verified once per
+ * request, and the access guard reads the same outcome later (`verifiedCaller` of @assistant/auth). A value rather
+ * than a promise when no database was asked (a token verified lately).
  */
-export type VerifyBearer = (request: FastifyRequest) => Promise<Principal | null>;
+export type VerifyBearer = (request: FastifyRequest) => Principal | null | Promise<Principal | null>;
 
 /**
  * Whose bucket a request counts against: `core` per token and `queries` per user (SPEC §7), but only once the
  * token is verified; anything else (no token, a made-up one, a well-formed one with a valid checksum but unknown,
  * revoked or expired) counts against the client address, so that forged tokens cannot each open a fresh bucket.
  */
-async function callerKey(
+function callerKey(
   request: FastifyRequest,
   resource: RateLimitResource,
   verify: VerifyBearer,
-): Promise<string> {
-  const principal = bearerSecret(request) ? await verify(request) : null;
+): string | Promise<string> {
+  if (bearerSecretOf(request) === undefined) return clientAddressKey(request.ip);
+  const principal = verify(request);
+  return principal instanceof Promise
+    ? principal.then((verified) => keyOf(request, resource, verified))
+    : keyOf(request, resource, principal);
+}
+
+function keyOf(request: FastifyRequest, resource: RateLimitResource, principal: Principal | null): string {
   if (!principal) return clientAddressKey(request.ip);
   return resource === 'queries' ? `usr:${principal.userId}` : `tok:${principal.tokenId}`;
 }
@@ -87,10 +89,20 @@ export class RateLimits {
     private readonly config: RateLimitConfig,
   ) {}
 
-  /** Counts one request of `resource` against `key` (`ip:…`, `tok:…`, `usr:…`). */
-  async count(resource: RateLimitResource, key: string): Promise<RateLimitVerdict> {
+  /**
+   * Counts one request of `resource` against `key` (`ip:…`, `tok:…`, `usr:…`); a value rather than a promise when
+   * the store counts in memory.
+   */
+  count(resource: RateLimitResource, key: string): RateLimitVerdict | Promise<RateLimitVerdict> {
+    const { windowSeconds } = this.config[resource];
+    const counted = this.store.hit(`${resource}:${key}`, windowSeconds);
+    return counted instanceof Promise
+      ? counted.then((window) => this.verdict(resource, window))
+      : this.verdict(resource, counted);
+  }
+
+  private verdict(resource: RateLimitResource, { count, resetAt }: WindowCount): RateLimitVerdict {
     const { limit, windowSeconds } = this.config[resource];
-    const { count, resetAt } = await this.store.hit(`${resource}:${key}`, windowSeconds);
     const resetSeconds = Math.ceil(resetAt / 1000);
     const headers = {
       [RATE_LIMIT_HEADERS.limit]: String(limit),
@@ -127,26 +139,39 @@ export class RateLimits {
 
 /**
  * Counts the request, puts `X-RateLimit-*` on the reply (SPEC §7) and, past the limit, answers 429 with
- * `Retry-After`. Returns true when it answered. Runs in Fastify's onRequest hook (and for requests Fastify
- * rejects before routing), so that 401s, 404s and refused bodies carry the headers too.
+ * `Retry-After`. Returns true when it answered: a value rather than a promise when the token needed no database
+ * and the store counts in memory (the self-hosted server's every request with a token it verified lately). Runs in
+ * Fastify's onRequest hook (and for requests Fastify rejects before routing), so that 401s, 404s and refused
+ * bodies carry the headers too.
  */
-export type RateLimiter = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+export type RateLimiter = (request: FastifyRequest, reply: FastifyReply) => boolean | Promise<boolean>;
 
 export function rateLimiter(limits: RateLimits, verify: VerifyBearer): RateLimiter {
-  return async (request, reply) => {
-    // Read once: Fastify builds a new routeOptions object at every read.
-    const route = request.routeOptions.url ?? '';
-    const resource = bucketOf(request, route);
-    if (resource === 'uncounted') return false;
-    const verdict = await limits.count(resource, await callerKey(request, resource, verify));
+  const counted = (request: FastifyRequest, reply: FastifyReply, verdict: RateLimitVerdict) => {
     reply.headers(verdict.headers);
-    const exceeded =
-      verdict.exceeded ??
-      (isClientRegistration(request.method, request.url)
-        ? await limits.countRegistration(clientAddressKey(request.ip))
-        : undefined);
-    if (!exceeded) return false;
-    replyWithProblem(request, reply, exceeded);
-    return true;
+    if (verdict.exceeded) {
+      replyWithProblem(request, reply, verdict.exceeded);
+      return true;
+    }
+    if (!isClientRegistration(request.method, request.url)) return false;
+    return limits.countRegistration(clientAddressKey(request.ip)).then((exceeded) => {
+      if (exceeded) replyWithProblem(request, reply, exceeded);
+      return exceeded !== undefined;
+    });
+  };
+  const count = (request: FastifyRequest, reply: FastifyReply, resource: RateLimitResource, key: string) => {
+    const verdict = limits.count(resource, key);
+    return verdict instanceof Promise
+      ? verdict.then((settled) => counted(request, reply, settled))
+      : counted(request, reply, verdict);
+  };
+  return (request, reply) => {
+    // Read once: Fastify builds a new routeOptions object at every read.
+    const resource = bucketOf(request, request.routeOptions.url ?? '');
+    if (resource === 'uncounted') return false;
+    const key = callerKey(request, resource, verify);
+    return key instanceof Promise
+      ? key.then((settled) => count(request, reply, resource, settled))
+      : count(request, reply, resource, key);
   };
 }

@@ -4,9 +4,19 @@
  * store only counts: the limits, the headers and the 429 are decided in one place, the rate-limit hook.
  */
 export interface RateLimitStore {
-  /** Counts one request for `key` and returns the count so far in its window and when that window ends. */
-  hit(key: string, windowSeconds: number): Promise<{ count: number; resetAt: number }>;
+  /**
+   * Counts one request for `key` and returns the count so far in its window and when that window ends: a value
+   * when the store counts in this process (no promise, no microtask on every request), a promise when it asks
+   * another (Redis).
+   */
+  hit(key: string, windowSeconds: number): WindowCount | Promise<WindowCount>;
   close(): Promise<void>;
+}
+
+/** A key's count in its current window, and when that window ends (ms since the epoch). */
+export interface WindowCount {
+  count: number;
+  resetAt: number;
 }
 
 /**
@@ -33,7 +43,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   constructor(private readonly maxKeys = MEMORY_STORE_MAX_KEYS) {}
 
-  hit(key: string, windowSeconds: number): Promise<{ count: number; resetAt: number }> {
+  hit(key: string, windowSeconds: number): WindowCount {
     const now = Date.now();
     let window = this.windows.get(key);
     if (window === undefined || window.resetAt <= now)
@@ -42,7 +52,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     window.count += 1;
     this.windows.set(key, window);
     this.forgetOldest(now);
-    return Promise.resolve({ count: window.count, resetAt: window.resetAt });
+    return { count: window.count, resetAt: window.resetAt };
   }
 
   /** How many keys are held at most right now (keys whose window ended may still be among them). */
