@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { TokenService } from '@assistant/auth';
@@ -47,28 +47,34 @@ export class AuthorizationServerHost implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('onRequest', async (request, reply) => {
-      if (!isProviderRequest(request.method, request.url)) return;
-      // An authorization follows the pages' sign-in: the provider never decides one on a session of someone else.
-      if (isAuthorizationRequest(request.method, request.url)) {
-        await this.providerSessions.endUnlessOf(request, await this.sessions.userIdFor(request));
-      }
-      const req = handedOverAtPublicAddress(request, this.address);
-      const res = providerResponse(reply);
-      // Fastify lets go of the request (no later hook, no handler, no reply of its own): the provider answers it.
-      reply.hijack();
-      try {
-        const handle = await this.handler();
-        await handle(req, res);
-      } catch (error) {
-        if (res.headersSent) return;
-        this.logger.error(`the authorization server could not start: ${(error as Error).message}`);
-        res.writeHead(503, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'try again later' }));
-      }
+    // A callback hook, not an async one: every request passes here, and only the provider's are awaited.
+    fastify.addHook('onRequest', (request, reply, done) => {
+      if (!isProviderRequest(request.method, request.url)) return done();
+      this.handOver(request, reply).then(() => undefined, done);
     });
     const purge = setInterval(() => void this.purge(), PURGE_EVERY_MS);
     purge.unref();
+  }
+
+  /** Hands a request the provider serves over to it, whole (Fastify lets go of it: no later hook, no reply). */
+  private async handOver(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    // An authorization follows the pages' sign-in: the provider never decides one on a session of someone else.
+    if (isAuthorizationRequest(request.method, request.url)) {
+      await this.providerSessions.endUnlessOf(request, await this.sessions.userIdFor(request));
+    }
+    const req = handedOverAtPublicAddress(request, this.address);
+    const res = providerResponse(reply);
+    // Fastify lets go of the request (no later hook, no handler, no reply of its own): the provider answers it.
+    reply.hijack();
+    try {
+      const handle = await this.handler();
+      await handle(req, res);
+    } catch (error) {
+      if (res.headersSent) return;
+      this.logger.error(`the authorization server could not start: ${(error as Error).message}`);
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'try again later' }));
+    }
   }
 
   /** Expired codes, tokens and interactions, and integration activity older than it is kept. */

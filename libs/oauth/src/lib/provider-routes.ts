@@ -39,8 +39,25 @@ const pathOf = (url: string) => {
   return query === -1 ? url : url.slice(0, query);
 };
 
+/** The first segments of those paths (`/oauth/`, `/.well-known/`): most requests are told apart by these alone. */
+const SERVED_UNDER = [
+  ...new Set(
+    [...SERVED].map((line) => {
+      const path = line.slice(line.indexOf(' ') + 1);
+      return path.slice(0, path.indexOf('/', 1) + 1);
+    }),
+  ),
+];
+
+function isUnderServedPath(url: string): boolean {
+  for (const prefix of SERVED_UNDER) if (url.startsWith(prefix)) return true;
+  return false;
+}
+
 /** Whether the authorization server answers `method` `url` (a raw request line's target). */
 export function isProviderRequest(method: string, url: string): boolean {
+  // Asked of every request, most of them the API's.
+  if (!isUnderServedPath(url)) return false;
   const path = pathOf(url);
   if (SERVED.has(`${method} ${path}`)) return true;
   const slash = path.lastIndexOf('/');

@@ -58,10 +58,11 @@ export class WebSessions implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('onSend', async (request, reply, payload) => {
+    // A callback hook, not an async one: it runs before every response is written, most of them without a cookie.
+    fastify.addHook('onSend', (request, reply, payload, done) => {
       const cookie = this.pendingCookies.get(request);
       if (cookie) appendSetCookie(reply, cookie);
-      return payload;
+      done(null, payload);
     });
   }
 

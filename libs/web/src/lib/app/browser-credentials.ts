@@ -39,12 +39,19 @@ export class BrowserCredentials implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    // After the rate limiter's hook (registered before Nest): it counts a cookie's request by address.
-    fastify.addHook('onRequest', async (request) => {
-      if (!request.url.startsWith(`${API_PREFIX}/`) || request.headers.authorization !== undefined) return;
+    // After the rate limiter's hook (registered before Nest): it counts a cookie's request by address. A callback
+    // hook, not an async one: a request with a token (or without the CSRF header) passes without a promise.
+    fastify.addHook('onRequest', (request, _reply, done) => {
       const csrf = request.headers[CSRF_HEADER];
-      if (typeof csrf !== 'string' || csrf.length === 0 || !sameSite(request)) return;
-      await this.admit(request, csrf);
+      if (
+        request.headers.authorization !== undefined ||
+        typeof csrf !== 'string' ||
+        csrf.length === 0 ||
+        !request.url.startsWith(`${API_PREFIX}/`) ||
+        !sameSite(request)
+      )
+        return done();
+      this.admit(request, csrf).then(() => done(), done);
     });
   }
 
