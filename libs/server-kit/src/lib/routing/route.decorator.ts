@@ -5,6 +5,7 @@ import {
   RequestMapping,
   RequestMethod,
   SetMetadata,
+  UsePipes,
   type ExecutionContext,
 } from '@nestjs/common';
 import type { RouteInfo } from '@nestjs/common/interfaces';
@@ -13,10 +14,14 @@ import { Public, Scopes } from '@assistant/auth';
 import { validBody, validQuery } from '../http/zod-validation.pipe';
 import { ApiError } from '../http/api-error';
 import { queryEncodingErrors } from './query-encoding';
+import { PathParamsPipe } from './path-params.pipe';
 
 export const ROUTE_METADATA = 'assistant:route';
 
 const BY_ID = new Map(ENDPOINTS.map((endpoint) => [endpoint.operationId, endpoint]));
+
+/** The check of every path parameter (one for all routes: it holds nothing). */
+const PATH_PARAMS = new PathParamsPipe();
 
 /** `/memories/{id}` → `memories/:id`, the form Nest's router takes. */
 export function nestPath(path: string): string {
@@ -25,7 +30,8 @@ export function nestPath(path: string): string {
 
 /**
  * Serves the declared endpoint `operationId` (@assistant/contracts ROUTES): its method, path, success status and
- * scope (or public) all come from the declaration, so a controller cannot restate them differently.
+ * scope (or public) all come from the declaration, so a controller cannot restate them differently. A path with
+ * parameters gets their check (PathParamsPipe); a route without any runs no pipe at all.
  */
 export function Route(operationId: OperationId): MethodDecorator {
   const endpoint = BY_ID.get(operationId) as Endpoint;
@@ -34,12 +40,23 @@ export function Route(operationId: OperationId): MethodDecorator {
     RequestMapping({ path: nestPath(endpoint.path), method: RequestMethod[endpoint.method] }),
     HttpCode(endpoint.response.status),
     endpoint.scope ? Scopes(endpoint.scope) : Public(),
+    ...(hasPathParams(endpoint) ? [UsePipes(PATH_PARAMS)] : []),
   );
 }
 
+const hasPathParams = (endpoint: Endpoint) => /\{\w+\}/.test(endpoint.path);
+
+/** Each handler's endpoint, read from its metadata once: routes are fixed. */
+const endpointByHandler = new WeakMap<object, Endpoint>();
+
 export function endpointOf(context: ExecutionContext): Endpoint {
-  const endpoint = Reflect.getMetadata(ROUTE_METADATA, context.getHandler()) as Endpoint | undefined;
-  if (!endpoint) throw new Error(`${context.getHandler().name} has no @Route`);
+  const handler = context.getHandler();
+  let endpoint = endpointByHandler.get(handler);
+  if (!endpoint) {
+    endpoint = Reflect.getMetadata(ROUTE_METADATA, handler) as Endpoint | undefined;
+    if (!endpoint) throw new Error(`${handler.name} has no @Route`);
+    endpointByHandler.set(handler, endpoint);
+  }
   return endpoint;
 }
 
@@ -47,7 +64,8 @@ export function endpointOf(context: ExecutionContext): Endpoint {
 export const RouteBody = createParamDecorator((_data: unknown, context: ExecutionContext) => {
   const endpoint = endpointOf(context);
   if (!endpoint.body) throw new Error(`${endpoint.operationId} declares no body`);
-  return validBody(endpoint.body).transform(context.switchToHttp().getRequest<{ body?: unknown }>().body);
+  // The request of an HTTP context (switchToHttp() makes three closures a call).
+  return validBody(endpoint.body).transform(context.getArgByIndex<{ body?: unknown }>(0).body);
 });
 
 /**
@@ -57,7 +75,7 @@ export const RouteBody = createParamDecorator((_data: unknown, context: Executio
 export const RouteQuery = createParamDecorator((_data: unknown, context: ExecutionContext) => {
   const endpoint = endpointOf(context);
   if (!endpoint.query) throw new Error(`${endpoint.operationId} declares no query parameters`);
-  const request = context.switchToHttp().getRequest<{ query?: unknown; url: string }>();
+  const request = context.getArgByIndex<{ query?: unknown; url: string }>(0);
   const encodingErrors = queryEncodingErrors(request.url);
   if (encodingErrors.length > 0) throw ApiError.validation(encodingErrors);
   return validQuery(endpoint.query).transform(request.query);

@@ -1,13 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { DiscoveryModule } from '@nestjs/core';
 import { ENDPOINTS, PROTOCOL_ROUTES, type Endpoint, type ProtocolRoute } from '@assistant/contracts';
 import { DECLARED_ENDPOINTS, RouteContractCheck } from './route-contract.check';
-import { PathParamsPipe } from './path-params.pipe';
 import { DECLARED_PROTOCOLS, ProtocolRouteCheck } from './protocol-route.check';
 
 /**
  * Checks at start-up that the application serves exactly the declared endpoints, each with its scope, and every
- * method of the declared protocol routes (MCP); checks every path parameter of every route (PathParamsPipe).
+ * method of the declared protocol routes (MCP). (Path parameters are checked by the pipe `@Route` sets.)
  */
 @Module({})
 export class RoutingModule {
@@ -23,7 +22,6 @@ export class RoutingModule {
         RouteContractCheck,
         { provide: DECLARED_PROTOCOLS, useValue: protocols },
         ProtocolRouteCheck,
-        { provide: APP_PIPE, useClass: PathParamsPipe },
       ],
     };
   }
