@@ -35,10 +35,18 @@ const refusedToken = () =>
  */
 export function bearerSecretOf(request: RequestLike): string | undefined {
   const header = request.headers?.['authorization'];
-  if (typeof header !== 'string') return undefined;
-  const parts = header.split(' ');
-  return parts.length === 2 && /^Bearer$/i.test(parts[0]) && parts[1] ? parts[1] : undefined;
+  // "Bearer " and a secret without another space; the scheme as sent almost always, in any case otherwise.
+  if (
+    typeof header !== 'string' ||
+    header.length <= BEARER.length ||
+    header.indexOf(' ', BEARER.length) !== -1
+  )
+    return undefined;
+  return header.startsWith(BEARER) || BEARER_ANY_CASE.test(header) ? header.slice(BEARER.length) : undefined;
 }
+
+const BEARER = 'Bearer ';
+const BEARER_ANY_CASE = /^bearer /i;
 
 /** Whether the request also names a token in its query string or body (SPEC §2 allows only the header). */
 function tokenOutsideHeader(request: RequestLike): boolean {

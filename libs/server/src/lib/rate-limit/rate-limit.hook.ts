@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ENDPOINTS, RATE_LIMIT_HEADERS, routePattern, type RateLimitResource } from '@assistant/contracts';
-import { bearerSecretOf, type Principal } from '@assistant/auth';
+import type { Principal } from '@assistant/auth';
 import type { RateLimitStore, WindowCount } from './rate-limit.store';
 import {
   type RateLimitConfig,
@@ -63,7 +63,8 @@ function callerKey(
   resource: RateLimitResource,
   verify: VerifyBearer,
 ): string | Promise<string> {
-  if (bearerSecretOf(request) === undefined) return clientAddressKey(request.ip);
+  // Without the header, nothing to verify (a malformed one is refused by the verification, which reads it).
+  if (request.headers.authorization === undefined) return clientAddressKey(request.ip);
   const principal = verify(request);
   return principal instanceof Promise
     ? principal.then((verified) => keyOf(request, resource, verified))

@@ -26,6 +26,9 @@ export interface WindowCount {
  */
 export const MEMORY_STORE_MAX_KEYS = 100_000;
 
+/** How often at most the memory store looks for keys whose window has ended. */
+const SWEEP_EVERY_MS = 1000;
+
 /** One key's fixed window: how many requests it counted, and when it ends (ms since the epoch). */
 interface Window {
   count: number;
@@ -40,6 +43,8 @@ interface Window {
 export class MemoryRateLimitStore implements RateLimitStore {
   /** The keys' windows in the order they were last counted, oldest first (counting moves a key to the end). */
   private readonly windows = new Map<string, Window>();
+  /** When ended windows are next looked for: at most once a second, not at every count (an iterator each). */
+  private sweepAt = 0;
 
   constructor(private readonly maxKeys = MEMORY_STORE_MAX_KEYS) {}
 
@@ -51,7 +56,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
     else this.windows.delete(key);
     window.count += 1;
     this.windows.set(key, window);
-    this.forgetOldest(now);
+    if (this.windows.size > this.maxKeys || now >= this.sweepAt) {
+      this.forgetOldest(now);
+      this.sweepAt = now + SWEEP_EVERY_MS;
+    }
     return { count: window.count, resetAt: window.resetAt };
   }
 
@@ -66,7 +74,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   /**
    * Forgets the least recently counted keys while there are too many or their window has ended: a key lives about
-   * as long as its window. Stops at the first that stays, so a request pays for the keys it forgets, no more.
+   * as long as its window (a second more at most). Stops at the first that stays, so a request pays for the keys
+   * it forgets, no more.
    */
   private forgetOldest(now: number): void {
     for (const [key, window] of this.windows) {
