@@ -11,13 +11,13 @@
 //      times the CPU per request of step 1 give µs per request. Needs `perf` (linux-perf); without it, step 1 only.
 //
 //   node tools/bench/src/profile/request-profile.mjs [--server <main.js>] [--baseline <main.js>] [--path /api/v1/me]
-//        [--duration 5] [--rounds 3] [--connections 20] [--floor request-floor.mjs] [--floor-dialect sqlite]
+//        [--duration 5] [--rounds 3] [--connections 20] [--floor request-floor.mjs or a path] [--floor-dialect sqlite]
 //        [--no-floor] [--no-profile] [--top 30]
 //        [--json <file>] [--keep <dir>: keep the perf files]
 //
 // A/B: `--baseline` adds another build of our server (another checkout's) to the same interleaved rounds.
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { floorScript } from '../lib/floors.mjs';
@@ -93,7 +93,8 @@ async function startServers(nodeArgs = []) {
       join(ours.dataDir, 'assistant.sqlite'),
       'self-hosted',
     ];
-    const handle = spawnNode('floor', floorScript(options.floor), args, process.env, { nodeArgs });
+    const script = isAbsolute(options.floor) ? options.floor : floorScript(options.floor);
+    const handle = spawnNode('floor', script, args, process.env, { nodeArgs });
     await waitForOutput(handle, /floor listening on/, 'its address');
     servers.floor = {
       name: 'floor',
