@@ -43,7 +43,7 @@ export const FRAME_RULES = [
   ['storage: Sql, rows', js(/libs\/storage\/dist/)],
   ['token lookup: TokenService (format, cache)', js(/libs\/auth\/dist\/lib\/(token\.service|token-format)/)],
   [
-    'passport (bearer strategy, once)',
+    'bearer authentication, once (passport before)',
     any(
       js(/node_modules\/(passport|passport-http-bearer|passport-strategy|@nestjs\/passport)\//),
       js(/libs\/auth\/dist\/lib\/(bearer-authentication|bearer\.strategy)/),

@@ -39,7 +39,7 @@ const FRAME_LINE = /^\s*([0-9a-f]+) (.*?)(?:\+0x[0-9a-f]+)? \((.*)\)$/;
  * may name an address after the first function that was there (a start-up module's, for a request's code); the
  * newest line of the map that covers the address is the code that ran.
  */
-function jitSymbols(mapFile) {
+export function jitSymbols(mapFile) {
   const lines = readFileSync(mapFile, 'utf8').split('\n');
   const starts = [];
   const ends = [];
