@@ -11,9 +11,9 @@
 //      times the CPU per request of step 1 give µs per request. Needs `perf` (linux-perf); without it, step 1 only.
 //
 //   node tools/bench/src/profile/request-profile.mjs [--server <main.js>] [--baseline <main.js>] [--path /api/v1/me]
-//        [--duration 5] [--rounds 3] [--connections 20] [--floor request-floor.mjs or a path] [--floor-dialect sqlite]
-//        [--no-floor] [--no-profile] [--top 30]
-//        [--json <file>] [--keep <dir>: keep the perf files]
+//        [--duration 5] [--rounds 3] [--connections 20] [--floor request-floor.mjs, or a path]
+//        [--floor-dialect sqlite-memory (P5's floor, /me only) | sqlite (on our file, /discussions too)]
+//        [--no-floor] [--no-profile] [--top 30] [--json <file>] [--keep <dir>: keep the perf files]
 //
 // A/B: `--baseline` adds another build of our server (another checkout's) to the same interleaved rounds.
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,7 +44,7 @@ const OPTIONS = {
   warmup: { type: 'string', default: '2' },
   baseline: { type: 'string' },
   floor: { type: 'string', default: 'request-floor.mjs' },
-  'floor-dialect': { type: 'string', default: 'sqlite' },
+  'floor-dialect': { type: 'string', default: 'sqlite-memory' },
   'no-floor': { type: 'boolean', default: false },
   'no-profile': { type: 'boolean', default: false },
   top: { type: 'string', default: '0' },
