@@ -41,7 +41,9 @@ const NO_SERVER_FRAMEWORK = ['@nestjs/*', 'typeorm', 'fastify', '@fastify/*', 'b
 const depConstraints = [
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
   { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:contracts'] },
-  { sourceTag: 'type:storage', onlyDependOnLibsWithTags: ['type:contracts'] },
+  // Storage takes its SQLite driver on Node 20 from @assistant/sqlite-node20 (better-sqlite3 12, nothing of ours).
+  { sourceTag: 'type:storage', onlyDependOnLibsWithTags: ['type:contracts', 'type:sqlite-driver'] },
+  { sourceTag: 'type:sqlite-driver', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'type:auth', onlyDependOnLibsWithTags: ['type:storage', 'type:contracts'] },
   {
     sourceTag: 'type:tool-kit',

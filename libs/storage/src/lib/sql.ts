@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Database, Statement } from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import type { Dialect } from './data-source-options';
+import type { SqliteDatabase, SqliteStatement } from './sqlite-driver';
 
 /** How many prepared SQLite statements are kept: the repositories' fixed texts, with room for their variants. */
 const SQLITE_STATEMENTS_KEPT = 500;
@@ -44,7 +44,7 @@ export interface SqlStatement {
 export class Sql {
   private readonly numbered = new Map<string, string>();
   /** SQLite's prepared statements by text; reads run on them directly (see `query`). */
-  private readonly sqliteStatements = new Map<string, Statement>();
+  private readonly sqliteStatements = new Map<string, SqliteStatement>();
   /** PostgreSQL's names of the prepared reads, by their `?` text. */
   private readonly postgresNames = new Map<string, string>();
 
@@ -54,8 +54,8 @@ export class Sql {
   ) {}
 
   /**
-   * Runs writes as one transaction, in order. On SQLite they run at once, in one synchronous better-sqlite3
-   * transaction on TypeORM's one connection (a savepoint when a TypeORM transaction is open there, as a
+   * Runs writes as one transaction, in order. On SQLite they run at once, in one synchronous transaction of the
+   * driver (sqlite-driver.ts) on TypeORM's one connection (a savepoint when a TypeORM transaction is open there, as a
    * statement of `query` would join it), so no other statement can come between them; on PostgreSQL, in a
    * transaction of the pool. Plain SQL throughout: TypeORM's query builder and query runner cost more than
    * SQLite takes to write a row.
@@ -160,7 +160,7 @@ export class Sql {
     return name;
   }
 
-  private sqliteStatement(sql: string): Statement {
+  private sqliteStatement(sql: string): SqliteStatement {
     let statement = this.sqliteStatements.get(sql);
     if (statement === undefined) {
       statement = this.sqliteConnection().prepare(sql);
@@ -172,8 +172,8 @@ export class Sql {
   }
 
   /** TypeORM's better-sqlite3 driver holds the one connection it opened (with WAL and the pragmas). */
-  private sqliteConnection(): Database {
-    return (this.dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
+  private sqliteConnection(): SqliteDatabase {
+    return (this.dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
   }
 
   private toPostgres(sql: string): string {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sqliteDriver } from './sqlite-driver';
 import { snapshotSqlite } from './sqlite-snapshot';
+import { sqliteOfAnotherProcess } from './testing';
 
 /**
  * A writer in another process commits transactions of two rows each (a pair shares its number), as fast as it
@@ -11,14 +12,18 @@ import { snapshotSqlite } from './sqlite-snapshot';
  * it began, and never half of one.
  */
 const WRITER = `
-  const Database = require(process.argv[1]);
-  const db = new Database(process.argv[2], { timeout: 5000 });
-  db.pragma('journal_mode = WAL');
+  const Database = ${sqliteOfAnotherProcess()};
+  const db = new Database(process.argv[1], { timeout: 5000 });
+  db.exec('PRAGMA journal_mode = WAL');
   const insert = db.prepare('INSERT INTO pairs (pair, side) VALUES (?, ?)');
-  const pair = db.transaction((n) => { insert.run(n, 'a'); insert.run(n, 'b'); });
   let n = 0;
   process.stdout.write('ready\\n');
-  for (;;) pair(n++);
+  for (;; n++) {
+    db.exec('BEGIN');
+    insert.run(n, 'a');
+    insert.run(n, 'b');
+    db.exec('COMMIT');
+  }
 `;
 
 describe('snapshotSqlite', () => {
@@ -34,7 +39,7 @@ describe('snapshotSqlite', () => {
     setup.exec('CREATE TABLE pairs (pair INTEGER NOT NULL, side TEXT NOT NULL)');
     setup.close();
 
-    const writer = spawn(process.execPath, ['-e', WRITER, require.resolve('better-sqlite3'), source], {
+    const writer = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '-e', WRITER, source], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {

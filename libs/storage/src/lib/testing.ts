@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { openDatabase, type Storage } from './storage';
 import { postgresConfigFromUrl, type DatabaseConfig, type Dialect } from './data-source-options';
+import { onNodeSqlite } from './sqlite-driver';
 
 export const TEST_DATABASE_URL =
   process.env.ASSISTANT_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -66,6 +67,19 @@ export async function dropTestSchema(schema: string): Promise<void> {
   } finally {
     await dataSource.destroy();
   }
+}
+
+/**
+ * JavaScript, for a script that a test runs in another Node process (`node --disable-warning=ExperimentalWarning
+ * -e`), that gives the SQLite class this Node's driver stands on: node:sqlite's DatabaseSync from Node 22,
+ * better-sqlite3 (@assistant/sqlite-node20) on Node 20. Such a script cannot load this package's TypeScript, so it
+ * may use only what both have: `new Database(file, { timeout })`, `exec`, `prepare(sql).run/get`, `close`, and an
+ * error's `message`.
+ */
+export function sqliteOfAnotherProcess(): string {
+  return onNodeSqlite()
+    ? "require('node:sqlite').DatabaseSync"
+    : `require(${JSON.stringify(require.resolve('@assistant/sqlite-node20'))})`;
 }
 
 export { watchRowWrites, type RowWrites, type RowWriteCounts } from './row-writes';
