@@ -9,9 +9,9 @@
  *   node tools/workspace/scripts/pack-install-check.mjs [--node <path to node>] [--keep <folder>]
  *
  * --node (or ASSISTANT_PACK_NODE): the Node to install and run with (default: this one); its headers, when they
- *   sit beside it, are the ones native modules are built against.
- * --keep: install into this folder (empty or absent) and leave it there, e.g. for the e2e suites to take
- *   that Node's native modules from; otherwise a temporary folder is used and removed.
+ *   sit beside it, are the ones native modules (better-sqlite3, on Node 20 only) are built against.
+ * --keep: install into this folder (empty or absent) and leave it there, to look into; otherwise a temporary
+ *   folder is used and removed.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,8 @@ import {
   checkConsumer,
   checkMcpHelp,
   checkServeAnswers,
-  checkSqliteDriver,
+  checkSqliteInstall,
+  checkStorageOnSqlite,
   installTarballs,
   startServe,
 } from './pack-install/installed-checks.mjs';
@@ -104,7 +105,12 @@ const installed =
     return app;
   }));
 if (installed) {
-  await check('the SQLite driver for this Node', () => checkSqliteDriver(app, runtime));
+  await check('the SQLite driver for this Node (from Node 22: no better-sqlite3, nothing compiled)', () =>
+    checkSqliteInstall(app, runtime),
+  );
+  await check('@assistant/storage opens SQLite from a plain script', () =>
+    checkStorageOnSqlite(app, runtime),
+  );
   await check('what `npm install -g @assistant/cli` brings carries no Redis client', () => {
     const { packages, bytes } = installClosure(app, '@assistant/cli');
     const names = [...packages.keys()].map((key) => key.slice(0, key.lastIndexOf('@')));

@@ -5,6 +5,7 @@
  * it), and then installed from there by a user on a given Node: `npm install @assistant/cli` into an empty folder
  * and `assistant --help`, and `npx -y @assistant/mcp --help` as MCP clients start the launcher. The registry serves
  * `@assistant/*` only from what was published to it and takes every other package from the registry npm uses here.
+ * From Node 22 the install must hold no better-sqlite3 (storage's optional @assistant/sqlite-node20 is for Node 20).
  * Prints one line per check; exits 1 if any failed. Run it after `npm run build`.
  *
  *   node tools/workspace/scripts/registry-release-check.mjs [--node <path to node>]
@@ -19,7 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packAll, publishablePackages } from './pack-install/packages.mjs';
 import { nodeRuntime } from './pack-install/node-runtime.mjs';
-import { checkMcpHelp } from './pack-install/installed-checks.mjs';
+import { checkMcpHelp, checkSqliteInstall } from './pack-install/installed-checks.mjs';
 import { addUser, startVerdaccio } from './registry-release/verdaccio.mjs';
 
 const VERDACCIO =
@@ -155,6 +156,10 @@ if (published) {
     return `@assistant/cli ${cli.version}`;
   });
   if (installed) {
+    // The registry's packuments, as a user gets them: npm leaves @assistant/sqlite-node20 out from Node 22.
+    await check('the SQLite driver for this Node (from Node 22: no better-sqlite3, nothing compiled)', () =>
+      checkSqliteInstall(app, runtime),
+    );
     await check('assistant --help', () => {
       const help = run('npx', ['--yes=false', 'assistant', '--help'], { cwd: app, env: userEnv('cache') });
       const missing = [`@assistant/cli/${version}`, 'serve', 'chat', 'pair'].filter(

@@ -19,8 +19,12 @@ interface Manifest {
   name: string;
   private?: boolean;
   license?: string;
+  main?: string;
+  types?: string;
   files?: string[];
   engines?: { node?: string };
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
   publishConfig?: { access?: string };
   repository?: { type?: string; url?: string; directory?: string };
   homepage?: string;
@@ -56,17 +60,51 @@ it('nx release publishes exactly the workspace packages that are not private', (
   expect(releaseGroup).toEqual(notPrivate);
 });
 
+/**
+ * The one published package for Node 20 only: better-sqlite3 12, storage's SQLite driver there (Node 22 and later
+ * use Node's own SQLite). Its `engines` are what keeps npm from installing it elsewhere.
+ */
+const NODE20_ONLY = '@assistant/sqlite-node20';
+
+/** The Node versions a package supports: the workspace's, or their Node 20 part for NODE20_ONLY. */
+function expectedEngines(name: string): string | undefined {
+  const workspaceNode = manifestOf('.').engines?.node ?? '';
+  if (name !== NODE20_ONLY) return workspaceNode;
+  // `^20.19.0 || ^22.16.0 || >=24.0.0` → `>=20.19.0 <22`: from the lowest Node 20 up to the next major supported.
+  const [node20, next] = workspaceNode.split(' || ');
+  return `>=${node20.replace(/^\^/, '')} <${/\d+/.exec(next)?.[0]}`;
+}
+
 it('each published package is public, ships only its build, and names the workspace’s Node versions', () => {
-  const workspaceNode = manifestOf('.').engines?.node;
   const published = releaseGroup.map((name) => manifestOf(graph.nodes[name].data.root));
-  const wrong = published.filter(
-    (manifest) =>
+  const wrong = published.filter((manifest) => {
+    // A package without a build (NODE20_ONLY: plain JavaScript) ships the files its main and types name instead.
+    const entries = [manifest.main, manifest.types]
+      .filter((entry): entry is string => entry !== undefined)
+      .map((entry) => entry.replace(/^\.\//, ''));
+    const shipsItsBuild =
+      manifest.files?.includes('dist') ||
+      (entries.length > 0 && entries.every((entry) => manifest.files?.includes(entry)));
+    return (
       manifest.publishConfig?.access !== 'public' ||
-      !manifest.files?.includes('dist') ||
-      manifest.files.some((entry) => /^(src|test)/.test(entry)) ||
-      manifest.engines?.node !== workspaceNode,
-  );
+      !shipsItsBuild ||
+      manifest.files?.some((entry) => /^(src|test)/.test(entry)) ||
+      manifest.engines?.node !== expectedEngines(manifest.name)
+    );
+  });
   expect(wrong.map((manifest) => manifest.name)).toEqual([]);
+});
+
+it('the package for Node 20 only is never a dependency, only an optional one (of storage), which npm skips elsewhere', () => {
+  const published = releaseGroup.map((name) => manifestOf(graph.nodes[name].data.root));
+  const dependents = published
+    .filter((manifest) => manifest.dependencies?.[NODE20_ONLY] !== undefined)
+    .map((manifest) => manifest.name);
+  const optionalDependents = published
+    .filter((manifest) => manifest.optionalDependencies?.[NODE20_ONLY] !== undefined)
+    .map((manifest) => manifest.name);
+  expect(dependents).toEqual([]);
+  expect(optionalDependents).toContain('@assistant/storage');
 });
 
 /** The published packages with their folders. */

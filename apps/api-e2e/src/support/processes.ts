@@ -20,25 +20,9 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 /**
  * The Node that runs the built servers and commands: this one, or ASSISTANT_E2E_NODE (CI runs the self-hosted suites
- * on Node 24 so). Another Node needs native modules built for it: ASSISTANT_E2E_NATIVE_MODULES_FROM names a folder
- * where they were installed with that Node (native-modules-from.cjs resolves them from there).
+ * on Node 24 so, where they use Node's own SQLite: nothing of the workspace's native modules is loaded).
  */
 const E2E_NODE = process.env.ASSISTANT_E2E_NODE ?? process.execPath;
-const NATIVE_MODULES_FROM = process.env.ASSISTANT_E2E_NATIVE_MODULES_FROM;
-
-/** The arguments and environment that start `script` on `node`. */
-function nodeCommand(
-  node: string,
-  script: string,
-  args: string[],
-  env: Record<string, string>,
-): { args: string[]; env: NodeJS.ProcessEnv } {
-  if (node !== E2E_NODE || !NATIVE_MODULES_FROM) return { args: [script, ...args], env: childEnv(env) };
-  return {
-    args: ['--require', join(__dirname, 'native-modules-from.cjs'), script, ...args],
-    env: { ...childEnv(env), E2E_NATIVE_MODULES_FROM: NATIVE_MODULES_FROM },
-  };
-}
 
 export interface RunResult {
   code: number | null;
@@ -60,9 +44,8 @@ export function run(
   node: string = E2E_NODE,
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const command = nodeCommand(node, script, args, env);
-    const child = spawn(node, command.args, {
-      env: command.env,
+    const child = spawn(node, [script, ...args], {
+      env: childEnv(env),
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     if (input !== undefined) child.stdin?.end(input);
@@ -96,9 +79,8 @@ export function startServer(
   env: Record<string, string>,
 ): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const command = nodeCommand(E2E_NODE, script, args, env);
-    const child = spawn(E2E_NODE, command.args, {
-      env: command.env,
+    const child = spawn(E2E_NODE, [script, ...args], {
+      env: childEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -5,8 +5,8 @@
  * Each function throws an Error that says what went wrong.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, sep } from 'node:path';
 
 const SERVE_START_TIMEOUT_MS = 90_000;
 
@@ -19,35 +19,124 @@ function failure(what, result) {
   return new Error(`${what} (${reason}):\n${result.stderr ?? ''}${result.stdout ?? ''}`.trimEnd());
 }
 
-/** `npm install <tarballs…>` into a new folder; native modules are built there for the runtime's Node. */
-export function installTarballs(folder, runtime, tarballs) {
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'pack-install-check', private: true }));
-  const args = ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs];
-  const result = runIn(folder, runtime, 'npm', args, 15 * 60_000);
-  if (result.status !== 0) throw failure('npm install of the tarballs failed', result);
-  const installed = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).dependencies ?? {};
-  const notFromTarball = Object.entries(installed).filter(([, spec]) => !/\.tgz$/.test(spec));
-  if (notFromTarball.length > 0)
-    throw new Error(`not installed from a tarball: ${JSON.stringify(notFromTarball)}`);
-  return tarballs.map((tarball) => basename(tarball));
+/** The package.json of a tarball made by `npm pack`. */
+function manifestOf(tarball) {
+  const result = spawnSync('tar', ['-xOzf', tarball, 'package/package.json'], { encoding: 'utf8' });
+  if (result.status !== 0) throw failure(`cannot read package.json of ${tarball}`, result);
+  return JSON.parse(result.stdout);
 }
 
 /**
- * The SQLite driver the installed server takes on this Node (storage's sqliteDriver): from Node 22 on,
- * better-sqlite3 13 under its alias, installed and working (12.x aborts Node 24.19+ when a statement is collected);
- * on Node 20 the alias is left out and 12.x serves. Returns the version used.
+ * Installs the tarballs into a new folder, as a user's install of our packages from the registry would, with
+ * third-party dependencies from the registry and ours from the tarballs only: a package that ours name as an
+ * optional dependency (@assistant/sqlite-node20) is an optional dependency of the folder too, so that npm leaves it
+ * out where its `engines` do not match, as it does for a user. Native modules are built there for the runtime's Node.
  */
-export function checkSqliteDriver(folder, runtime) {
+export function installTarballs(folder, runtime, tarballs) {
+  mkdirSync(folder, { recursive: true });
+  const packages = tarballs.map((tarball) => ({ tarball, manifest: manifestOf(tarball) }));
+  const optional = new Set(
+    packages.flatMap(({ manifest }) => Object.keys(manifest.optionalDependencies ?? {})),
+  );
+  const specs = (wanted) =>
+    Object.fromEntries(
+      packages
+        .filter(({ manifest }) => optional.has(manifest.name) === wanted)
+        .map(({ tarball, manifest }) => [manifest.name, `file:${tarball}`]),
+    );
+  writeFileSync(
+    join(folder, 'package.json'),
+    JSON.stringify({
+      name: 'pack-install-check',
+      private: true,
+      dependencies: specs(false),
+      optionalDependencies: specs(true),
+    }),
+  );
+  const result = runIn(
+    folder,
+    runtime,
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--loglevel=error'],
+    15 * 60_000,
+  );
+  if (result.status !== 0) throw failure('npm install of the tarballs failed', result);
+  // Every package of ours in the tree, however deep, comes from a tarball: none was taken from the registry.
+  const locked = JSON.parse(readFileSync(join(folder, 'package-lock.json'), 'utf8')).packages;
+  const fromRegistry = Object.entries(locked)
+    .filter(
+      ([path, entry]) =>
+        /(^|\/)node_modules\/@assistant\//.test(path) && !/^file:/.test(entry.resolved ?? ''),
+    )
+    .map(([path, entry]) => `${path} (${entry.resolved})`);
+  if (fromRegistry.length > 0) throw new Error(`not installed from a tarball: ${fromRegistry.join(', ')}`);
+  return tarballs.map((tarball) => basename(tarball));
+}
+
+/** The paths under `folder`/node_modules, however deep, that `test` accepts (relative, with `/`). */
+function installedPaths(folder, test) {
+  return readdirSync(join(folder, 'node_modules'), { recursive: true })
+    .map((path) => String(path).split(sep).join('/'))
+    .filter(test);
+}
+
+/**
+ * What the install holds for SQLite on this Node (storage's sqliteDriver takes Node's own node:sqlite from Node
+ * 22, @assistant/sqlite-node20 on Node 20): from Node 22 on, no better-sqlite3 anywhere, no
+ * @assistant/sqlite-node20 (npm left it out for its engines) and nothing compiled (no node-gyp build folder); on
+ * Node 20, @assistant/sqlite-node20 with better-sqlite3 12, which loads.
+ */
+export function checkSqliteInstall(folder, runtime) {
   const major = Number(/v(\d+)/.exec(runtime.version)?.[1]);
-  const name = major >= 22 ? 'better-sqlite3-v13' : 'better-sqlite3';
-  const script = `const D = require('${name}'); new D(':memory:').prepare('SELECT 1 AS one').get();
-console.log(require('${name}/package.json').version);`;
+  if (major >= 22) {
+    const native = installedPaths(
+      folder,
+      (path) =>
+        /(^|\/)(better-sqlite3|@assistant\/sqlite-node20)$/.test(path) || path.endsWith('build/config.gypi'),
+    );
+    if (native.length > 0) throw new Error(`installed on Node ${runtime.version}: ${native.join(', ')}`);
+    return 'no better-sqlite3, no @assistant/sqlite-node20, nothing compiled';
+  }
+  const script = `const Database = require('@assistant/sqlite-node20');
+const { version } = new Database(':memory:').prepare('SELECT sqlite_version() AS version').get();
+const from = require.resolve('@assistant/sqlite-node20');
+console.log(require(require.resolve('better-sqlite3/package.json', { paths: [from] })).version, version);`;
   const result = runIn(folder, runtime, runtime.node, ['-e', script]);
-  if (result.status !== 0) throw failure(`${name} does not load on this Node`, result);
-  const version = result.stdout.trim();
-  if (major >= 22 && !version.startsWith('13.')) throw new Error(`${name} is ${version}, not 13.x`);
-  return `${name} ${version}`;
+  if (result.status !== 0) throw failure('@assistant/sqlite-node20 does not load on this Node', result);
+  const [betterSqlite3, sqlite] = result.stdout.trim().split(' ');
+  if (!betterSqlite3.startsWith('12.')) throw new Error(`better-sqlite3 is ${betterSqlite3}, not 12.x`);
+  return `@assistant/sqlite-node20: better-sqlite3 ${betterSqlite3} (SQLite ${sqlite})`;
+}
+
+/**
+ * A plain script of the user's opens an SQLite database with @assistant/storage alone (its public API), writes
+ * and reads it: on Node 22 and later on node:sqlite (nothing else is installed, see checkSqliteInstall), with no
+ * warning printed; on Node 20 on better-sqlite3, which it must have loaded.
+ */
+export function checkStorageOnSqlite(folder, runtime) {
+  const script = `const { mkdtempSync, rmSync } = require('node:fs');
+const { join } = require('node:path');
+const { openStorage } = require('@assistant/storage');
+const dir = mkdtempSync(join(require('node:os').tmpdir(), 'pack-install-storage-'));
+(async () => {
+  const storage = await openStorage({ dialect: 'sqlite', file: join(dir, 'check.sqlite') }, { migrations: 'run' });
+  const user = await storage.users.create({ email: 'check@example.com', displayName: 'Check' });
+  const found = await storage.users.findById(user.id);
+  await storage.close();
+  rmSync(dir, { recursive: true, force: true });
+  const betterSqlite3 = Object.keys(require.cache).some((file) => /[\\\\/]better-sqlite3[\\\\/]/.test(file));
+  console.log(JSON.stringify({ email: found && found.email, betterSqlite3 }));
+})();`;
+  const result = runIn(folder, runtime, runtime.node, ['-e', script]);
+  if (result.status !== 0) throw failure('@assistant/storage does not open an SQLite database', result);
+  if (result.stderr !== '') throw new Error(`@assistant/storage printed on stderr:\n${result.stderr}`);
+  const { email, betterSqlite3 } = JSON.parse(result.stdout);
+  if (email !== 'check@example.com')
+    throw new Error(`the stored account did not read back: ${result.stdout}`);
+  const major = Number(/v(\d+)/.exec(runtime.version)?.[1]);
+  if (betterSqlite3 !== major < 22)
+    throw new Error(`better-sqlite3 ${betterSqlite3 ? 'loaded' : 'not loaded'} on Node ${runtime.version}`);
+  return `migrated, wrote and read an account on ${major < 22 ? 'better-sqlite3' : 'node:sqlite'}`;
 }
 
 /**

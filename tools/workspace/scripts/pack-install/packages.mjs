@@ -5,13 +5,23 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-/** The publishable packages: `{ name, dir, bin }` for each workspace package that is not private. */
+/**
+ * The publishable packages: `{ name, dir, bin, entries }` for each workspace package that is not private (`entries`:
+ * the files its `main` and `types` name).
+ */
 export function publishablePackages(root) {
   const listed = spawnSync('npm', ['query', '.workspace', '--json'], { cwd: root, encoding: 'utf8' });
   if (listed.status !== 0) throw new Error(`npm query failed: ${listed.stderr}`);
   return JSON.parse(listed.stdout)
     .filter((manifest) => !manifest.private)
-    .map((manifest) => ({ name: manifest.name, dir: manifest.location, bin: Boolean(manifest.bin) }));
+    .map((manifest) => ({
+      name: manifest.name,
+      dir: manifest.location,
+      bin: Boolean(manifest.bin),
+      entries: [manifest.main, manifest.types]
+        .filter((entry) => entry !== undefined)
+        .map((entry) => entry.replace(/^\.\//, '')),
+    }));
 }
 
 /** Packs every package into `destination`; returns `{ name, tarball, files }` for each (files: paths inside). */
@@ -39,9 +49,10 @@ export function missingFiles(files) {
 
 /**
  * The files of a tarball that should not be in it: only package.json, README, LICENSE and the build (`dist/`) are
- * published, plus `bin/` for a package with commands; no TypeScript sources, tests or build caches.
+ * published, plus `bin/` for a package with commands and the entry points of a package that needs no build
+ * (@assistant/sqlite-node20's index.js and index.d.ts); no TypeScript sources, tests or build caches.
  */
-export function unexpectedFiles(files, { bin }) {
+export function unexpectedFiles(files, { bin, entries = [] }) {
   const allowed = [
     /^package\.json$/,
     /^README(\.md)?$/i,
@@ -51,6 +62,8 @@ export function unexpectedFiles(files, { bin }) {
   ];
   const forbidden = [/\.tsbuildinfo$/, /\.(spec|integration-spec)\.(js|d\.ts)(\.map)?$/];
   return files.filter(
-    (file) => !allowed.some((rule) => rule.test(file)) || forbidden.some((rule) => rule.test(file)),
+    (file) =>
+      !(allowed.some((rule) => rule.test(file)) || entries.includes(file)) ||
+      forbidden.some((rule) => rule.test(file)),
   );
 }
