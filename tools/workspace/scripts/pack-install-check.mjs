@@ -79,7 +79,7 @@ const packedOk = await check('npm pack of every publishable package', () => {
   return packed.map((tarball) => tarball.name).join(', ');
 });
 if (packedOk) {
-  await check('tarballs hold only package.json, README, LICENSE, dist/ (and bin/ for commands)', () => {
+  await check('tarballs hold only package.json, README, LICENSE, dist/ (and bin/, entry points)', () => {
     const wrong = packed.filter((tarball) => tarball.unexpected.length > 0);
     if (wrong.length > 0) {
       throw new Error(wrong.map((tarball) => `${tarball.name}: ${tarball.unexpected.join(', ')}`).join('\n'));

@@ -5,7 +5,7 @@
  * Each function throws an Error that says what went wrong.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 
 const SERVE_START_TIMEOUT_MS = 90_000;
@@ -66,41 +66,52 @@ export function installTarballs(folder, runtime, tarballs) {
   const fromRegistry = Object.entries(locked)
     .filter(
       ([path, entry]) =>
-        /(^|\/)node_modules\/@assistant\//.test(path) && !/^file:/.test(entry.resolved ?? ''),
+        /(^|\/)node_modules\/@assistant\/[^/]+$/.test(path) && !/^file:/.test(entry.resolved ?? ''),
     )
     .map(([path, entry]) => `${path} (${entry.resolved})`);
   if (fromRegistry.length > 0) throw new Error(`not installed from a tarball: ${fromRegistry.join(', ')}`);
   return tarballs.map((tarball) => basename(tarball));
 }
 
-/** The paths under `folder`/node_modules, however deep, that `test` accepts (relative, with `/`). */
-function installedPaths(folder, test) {
+/**
+ * The packages named `names` installed in `folder`, however deep and under whatever alias, as paths: from npm's
+ * lockfile (which lists an optional package it left out too) and present on disk.
+ */
+function installedPackages(folder, names) {
+  const locked = JSON.parse(readFileSync(join(folder, 'package-lock.json'), 'utf8')).packages;
+  return Object.entries(locked)
+    .filter(([path, entry]) => names.includes(entry.name ?? path.replace(/^.*node_modules\//, '')))
+    .map(([path]) => path)
+    .filter((path) => path !== '' && existsSync(join(folder, path)));
+}
+
+/** What node-gyp leaves in a package it compiled: `build/config.gypi`, anywhere under `folder`/node_modules. */
+function compiledPackages(folder) {
   return readdirSync(join(folder, 'node_modules'), { recursive: true })
     .map((path) => String(path).split(sep).join('/'))
-    .filter(test);
+    .filter((path) => path.endsWith('/build/config.gypi'));
 }
 
 /**
  * What the install holds for SQLite on this Node (storage's sqliteDriver takes Node's own node:sqlite from Node
- * 22, @assistant/sqlite-node20 on Node 20): from Node 22 on, no better-sqlite3 anywhere, no
- * @assistant/sqlite-node20 (npm left it out for its engines) and nothing compiled (no node-gyp build folder); on
- * Node 20, @assistant/sqlite-node20 with better-sqlite3 12, which loads.
+ * 22, @assistant/sqlite-node20 on Node 20): from Node 22 on, no better-sqlite3 under any name, no
+ * @assistant/sqlite-node20 (npm left it out for its engines) and nothing compiled by node-gyp; on Node 20,
+ * @assistant/sqlite-node20 with better-sqlite3 12, which loads.
  */
 export function checkSqliteInstall(folder, runtime) {
   const major = Number(/v(\d+)/.exec(runtime.version)?.[1]);
   if (major >= 22) {
-    const native = installedPaths(
-      folder,
-      (path) =>
-        /(^|\/)(better-sqlite3|@assistant\/sqlite-node20)$/.test(path) || path.endsWith('build/config.gypi'),
-    );
-    if (native.length > 0) throw new Error(`installed on Node ${runtime.version}: ${native.join(', ')}`);
+    const unwanted = [
+      ...installedPackages(folder, ['better-sqlite3', '@assistant/sqlite-node20']),
+      ...compiledPackages(folder),
+    ];
+    if (unwanted.length > 0) throw new Error(`installed on Node ${runtime.version}: ${unwanted.join(', ')}`);
     return 'no better-sqlite3, no @assistant/sqlite-node20, nothing compiled';
   }
   const script = `const Database = require('@assistant/sqlite-node20');
 const { version } = new Database(':memory:').prepare('SELECT sqlite_version() AS version').get();
 const from = require.resolve('@assistant/sqlite-node20');
-console.log(require(require.resolve('better-sqlite3/package.json', { paths: [from] })).version, version);`;
+console.log(require(require.resolve('better-sqlite3-node20/package.json', { paths: [from] })).version, version);`;
   const result = runIn(folder, runtime, runtime.node, ['-e', script]);
   if (result.status !== 0) throw failure('@assistant/sqlite-node20 does not load on this Node', result);
   const [betterSqlite3, sqlite] = result.stdout.trim().split(' ');
@@ -124,7 +135,7 @@ const dir = mkdtempSync(join(require('node:os').tmpdir(), 'pack-install-storage-
   const found = await storage.users.findById(user.id);
   await storage.close();
   rmSync(dir, { recursive: true, force: true });
-  const betterSqlite3 = Object.keys(require.cache).some((file) => /[\\\\/]better-sqlite3[\\\\/]/.test(file));
+  const betterSqlite3 = Object.keys(require.cache).some((file) => file.endsWith('better_sqlite3.node'));
   console.log(JSON.stringify({ email: found && found.email, betterSqlite3 }));
 })();`;
   const result = runIn(folder, runtime, runtime.node, ['-e', script]);
