@@ -231,7 +231,7 @@ class NodeSqliteStatement implements SqliteStatement {
     } catch (error) {
       throw fromNodeSqlite(error);
     }
-    return row === undefined ? undefined : plainRow(row);
+    return row === undefined ? undefined : plainRows([row])[0];
   }
 
   all(...params: unknown[]): unknown[] {
@@ -241,25 +241,33 @@ class NodeSqliteStatement implements SqliteStatement {
     } catch (error) {
       throw fromNodeSqlite(error);
     }
-    for (let i = 0; i < rows.length; i++) rows[i] = plainRow(rows[i]);
-    return rows;
+    return plainRows(rows);
   }
 }
 
 /**
- * A row as better-sqlite3 gives it: a plain object (node:sqlite's have no prototype, so `row.hasOwnProperty` or
- * `String(row)` would throw), with BLOBs as Buffers (node:sqlite's are Uint8Arrays; the Buffer shares its memory).
+ * Rows as better-sqlite3 gives them: plain objects (node:sqlite's have no prototype, so `row.hasOwnProperty` or
+ * `String(row)` would throw), with BLOBs as Buffers (node:sqlite gives Uint8Arrays; the Buffer shares their memory).
+ * The rows of one result have the same columns: their names are read once, from the first.
  */
-function plainRow(row: Row): Row {
-  const plain: Row = {};
-  for (const column in row) {
-    const value = row[column];
-    // isView rather than instanceof: node:sqlite's arrays come from Node's own realm, also under jest.
-    plain[column] = ArrayBuffer.isView(value)
-      ? Buffer.from(value.buffer, value.byteOffset, value.byteLength)
-      : value;
+function plainRows(rows: Row[]): Row[] {
+  if (rows.length === 0) return rows;
+  const columns = Object.keys(rows[0]);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    const plain: Row = {};
+    for (const column of columns) {
+      const value = row[column];
+      // node:sqlite gives null, numbers, bigints, strings and Uint8Arrays: an object is a BLOB.
+      plain[column] = typeof value === 'object' && value !== null ? blob(value as Uint8Array) : value;
+    }
+    rows[i] = plain;
   }
-  return plain;
+  return rows;
+}
+
+function blob(value: Uint8Array): Buffer {
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 }
 
 const NOT_BINDABLE = 'SQLite3 can only bind numbers, strings, bigints, buffers, and null';
