@@ -78,7 +78,7 @@ function tooOld(cause?: unknown): Error {
 }
 
 /** An error of SQLite, as better-sqlite3 throws it: SQLite's message, and its result code's name in `code`. */
-export class SqliteError extends Error {
+class SqliteError extends Error {
   override readonly name = 'SqliteError';
 
   constructor(

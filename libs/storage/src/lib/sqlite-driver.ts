@@ -11,7 +11,8 @@ export interface SqliteStatement {
   /**
    * Each runs the statement with its parameters: values for `?` in order, and one object for named ones (`$1`,
    * `:name`, `@name`, `$name`, given without the prefix: `{ 1: … }`). A value is a string, number, bigint, Buffer
-   * or null; undefined is bound as NULL; a boolean, a Date or any other object is a TypeError.
+   * or null; undefined is bound as NULL; an array gives its values in turn; a boolean, a Date or any other object is
+   * a TypeError.
    */
   run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
   /** The first row (a plain object, BLOBs as Buffers), or undefined. */
