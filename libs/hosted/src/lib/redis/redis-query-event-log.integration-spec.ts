@@ -212,6 +212,41 @@ it('delivers to its own streams at once, before Redis has the event', async () =
   expect(await eventually(length, (n) => n === 1)).toBe(1);
 });
 
+it('sends a burst of text deltas to Redis together within 20 ms, and any other event at the end of its tick', async () => {
+  await a.open(record('qry_burst'));
+  await eventually(
+    () => b.get('qry_burst'),
+    (stored) => stored !== undefined,
+  );
+  const pipelines = jest.spyOn(redisA.command, 'pipeline');
+  const length = () => redisA.command.xlen(redisA.key('query', 'qry_burst', 'events'));
+  const nextTick = () => new Promise((resolve) => setImmediate(resolve));
+  try {
+    for (const text of ['a', 'b', 'c']) a.append('qry_burst', delta(text));
+    await nextTick();
+    // The deltas wait (other instances hear them a little later; this one's streams had them at once).
+    expect(pipelines).not.toHaveBeenCalled();
+    expect(await eventually(length, (n) => n === 3)).toBe(3);
+    expect(pipelines).toHaveBeenCalledTimes(1);
+
+    a.append('qry_burst', delta('d'));
+    a.append('qry_burst', {
+      type: 'tool_call.awaiting_confirmation',
+      call_id: 'c1',
+      tool: 't',
+      input: {},
+    } as never);
+    await nextTick();
+    // A confirmation asked for is not kept waiting, and the delta before it goes with it.
+    expect(pipelines).toHaveBeenCalledTimes(2);
+    expect(await eventually(length, (n) => n === 5)).toBe(5);
+    expect(await b.get('qry_burst')).toMatchObject({ status: 'awaiting_confirmation', lastEventId: 5 });
+  } finally {
+    pipelines.mockRestore();
+  }
+  await a.end('qry_burst', { type: 'query.incomplete', reason: 'cancelled' });
+});
+
 it('follows many streams of another instance with its one reader connection', async () => {
   const ids = Array.from({ length: 200 }, (_, i) => `qry_many_${i}`);
   for (const id of ids) await a.open(record(id));

@@ -26,6 +26,14 @@ const RETENTION_SECONDS = 15 * 60;
  * attaching; later readers read Redis like every other instance.
  */
 const LOCAL_RETENTION_MS = 30_000;
+/**
+ * How long a text delta may wait before it is sent to Redis, with whatever else comes meanwhile: a pipeline costs
+ * this process a round trip (~20–50 µs of CPU whatever it carries, more than its commands), and one per token made
+ * a lone stream's Redis writes cost more than the rest of its work. This process's own streams hear every event at
+ * once; other instances' followers hear deltas at most this much later. Any other event (a tool call, a
+ * confirmation asked for, the end) is sent at the end of its tick, with the deltas before it.
+ */
+const DELTA_WRITE_DELAY_MS = 20;
 /** After a write that failed (Redis away), how soon it is sent again (and at once when the connection is back). */
 const RETRY_MS = 500;
 /**
@@ -35,8 +43,39 @@ const RETRY_MS = 500;
  */
 const MAX_WAITING_EVENTS = 100_000;
 
-/** What XADD answers for an entry that the stream has already: a write sent again after a failure that was not one. */
-const ALREADY_IN_STREAM = /equal or smaller than the target stream top item/;
+/**
+ * Writes what one query has pending, as one command of a pipeline: its events, then fields of its record, then
+ * the lifetime of both keys. One command instead of one per event and one per field: each command costs the
+ * process its own object, promise and timer in ioredis (~4 µs), the script's loop a fraction of that. An event
+ * that the stream has already (a write sent again after a failure that was not one) is skipped.
+ *
+ * KEYS[1] the record, KEYS[2] the stream; ARGV: the lifetime (s) to give both keys after the writes (0: none),
+ * the events' field, the first event's sequence number, the number of events, each event's JSON, then the
+ * record's fields and values to set.
+ */
+const WRITE_QUERY = `
+local first = tonumber(ARGV[3])
+local count = tonumber(ARGV[4])
+for i = 1, count do
+  local added = redis.pcall('XADD', KEYS[2], '0-' .. (first + i - 1), ARGV[2], ARGV[4 + i])
+  if type(added) == 'table' and added.err and not string.find(added.err, 'equal or smaller', 1, true) then
+    return added
+  end
+end
+if #ARGV > 4 + count then redis.call('HSET', KEYS[1], unpack(ARGV, 5 + count)) end
+local ttl = tonumber(ARGV[1])
+if ttl > 0 then
+  redis.call('EXPIRE', KEYS[1], ttl)
+  redis.call('EXPIRE', KEYS[2], ttl)
+end
+return count
+`;
+/** WRITE_QUERY's name on the command connection (ioredis sends it by its digest once the connection has it). */
+const WRITE_QUERY_COMMAND = 'assistantWriteQuery';
+
+/** A pipeline of the command connection, which has WRITE_QUERY defined. */
+type WritesPipeline = ChainableCommander &
+  Record<typeof WRITE_QUERY_COMMAND, (...args: Array<string | number>) => ChainableCommander>;
 
 /**
  * Ends a query in Redis as recovery ended it in the database, if its copy there is whole: adds the events it
@@ -124,7 +163,10 @@ export class RedisQueryEventLog implements QueryEventLog {
   private readonly streamsWithTtl = new Set<string>();
   /** Running queries whose copy in Redis was given up: nothing more of them is sent. */
   private readonly dropped = new Set<string>();
+  /** Whether a write is due at the end of this tick (setImmediate). */
   private flushScheduled = false;
+  /** The write that the pending deltas wait for, when nothing else is due sooner. */
+  private deltaTimer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   /** Whether the last write failed, so that an outage is logged once, not once per tick. */
   private failing = false;
@@ -140,14 +182,15 @@ export class RedisQueryEventLog implements QueryEventLog {
   ) {
     this.runnerId = options.runnerId;
     this.follower = new RedisStreamFollower(redis, options.onError);
+    redis.command.defineCommand(WRITE_QUERY_COMMAND, { numberOfKeys: 2, lua: WRITE_QUERY });
     redis.command.on('ready', this.onReconnect);
   }
 
   /**
-   * The record is sent, not waited for: the run's model call need not wait a Redis round trip. It goes first on
-   * the command connection, ahead of the query's events and its end. A Redis known to be down still refuses the
-   * query (503); a write that fails in flight is sent again (see the class), and the database answers for the
-   * query meanwhile (DurableQueryEventLog).
+   * The record is sent, not waited for: the run's model call need not wait a Redis round trip. It goes at the end
+   * of this tick, with the query's first events (one round trip, not two), ahead of them on the command
+   * connection. A Redis known to be down still refuses the query (503); a write that fails in flight is sent
+   * again (see the class), and the database answers for the query meanwhile (DurableQueryEventLog).
    */
   async open(record: NewQueryRecord): Promise<void> {
     if (!this.redis.ready) throw redisUnavailable('starting a query');
@@ -164,7 +207,7 @@ export class RedisQueryEventLog implements QueryEventLog {
       endedAt: '',
       lastEventId: 0,
     };
-    this.flush().catch(() => undefined);
+    this.scheduleFlush();
     await this.local.open(record);
     this.statuses.set(record.id, 'running');
   }
@@ -179,7 +222,8 @@ export class RedisQueryEventLog implements QueryEventLog {
       writes.events.push({ sequenceNumber: event.sequence_number, json: eventJson(event) });
       writes.fields.status = status;
       writes.fields.lastEventId = event.sequence_number;
-      this.scheduleFlush();
+      if (body.type === 'output_text.delta') this.flushDeltasSoon();
+      else this.scheduleFlush();
     }
     return event;
   }
@@ -274,6 +318,7 @@ export class RedisQueryEventLog implements QueryEventLog {
 
   close(): void {
     clearTimeout(this.retryTimer);
+    clearTimeout(this.deltaTimer);
     this.redis.command.off('ready', this.onReconnect);
     this.local.close();
     void this.follower.close();
@@ -297,11 +342,21 @@ export class RedisQueryEventLog implements QueryEventLog {
   private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    // After this tick's events, before the next I/O: one pipeline for every token that arrived together.
+    // After this tick's events, before the next I/O: one pipeline for every event that arrived together.
     setImmediate(() => {
       this.flushScheduled = false;
       this.flush().catch(() => undefined);
     });
+  }
+
+  /** Sends the pending deltas within DELTA_WRITE_DELAY_MS, or sooner with another event's write. */
+  private flushDeltasSoon(): void {
+    if (this.deltaTimer) return;
+    this.deltaTimer = setTimeout(() => {
+      this.deltaTimer = undefined;
+      this.flush().catch(() => undefined);
+    }, DELTA_WRITE_DELAY_MS);
+    this.deltaTimer.unref();
   }
 
   /** Sends what is pending once the pipeline before it is through; rejects if Redis did not take it. */
@@ -313,18 +368,18 @@ export class RedisQueryEventLog implements QueryEventLog {
 
   /** Every pending write, with each query's status (and its stream's lifetime, once), as one pipeline. */
   private async sendPending(): Promise<void> {
+    // Whatever the deltas waited for is sent now, with them.
+    clearTimeout(this.deltaTimer);
+    this.deltaTimer = undefined;
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
-    const pipeline = this.redis.command.pipeline();
+    const pipeline = this.redis.command.pipeline() as WritesPipeline;
     const givenTtl: string[] = [];
     for (const [queryId, writes] of batch) {
-      this.queue(pipeline, queryId, writes);
-      if (!writes.dropped && !writes.ended && writes.events.length > 0 && !this.streamsWithTtl.has(queryId)) {
-        pipeline.expire(this.streamKey(queryId), this.options.runningTtlSeconds);
-        pipeline.expire(this.recordKey(queryId), this.options.runningTtlSeconds);
-        givenTtl.push(queryId);
-      }
+      const firstEvents = !writes.ended && writes.events.length > 0 && !this.streamsWithTtl.has(queryId);
+      this.queue(pipeline, queryId, writes, firstEvents);
+      if (firstEvents && !writes.dropped) givenTtl.push(queryId);
     }
     try {
       await this.sent(pipeline);
@@ -339,7 +394,7 @@ export class RedisQueryEventLog implements QueryEventLog {
   private async sent(pipeline: ChainableCommander): Promise<void> {
     try {
       const results = await pipeline.exec();
-      const failed = results?.find(([error]) => error && !ALREADY_IN_STREAM.test(error.message))?.[0];
+      const failed = results?.find(([error]) => error)?.[0];
       if (failed) throw failed;
       this.failing = false;
     } catch (error) {
@@ -385,19 +440,35 @@ export class RedisQueryEventLog implements QueryEventLog {
     );
   }
 
-  private queue(pipeline: ChainableCommander, queryId: string, writes: PendingWrites): void {
+  /**
+   * One query's writes (WRITE_QUERY): its record (when it opens), its events, its status and last event, and the
+   * lifetime of its keys — the running one when it opens and with its first events, the retention once it ends.
+   */
+  private queue(pipeline: WritesPipeline, queryId: string, writes: PendingWrites, firstEvents: boolean): void {
     const stream = this.streamKey(queryId);
     const key = this.recordKey(queryId);
     if (writes.dropped) {
       pipeline.del(key, stream);
       return;
     }
-    if (writes.record) pipeline.hset(key, writes.record).expire(key, this.options.runningTtlSeconds);
-    for (const event of writes.events) {
-      pipeline.xadd(stream, streamId(event.sequenceNumber), EVENT_FIELD, event.json);
+    const ttl = writes.ended
+      ? RETENTION_SECONDS
+      : writes.record || firstEvents
+        ? this.options.runningTtlSeconds
+        : 0;
+    const args: Array<string | number> = [
+      key,
+      stream,
+      ttl,
+      EVENT_FIELD,
+      writes.events[0]?.sequenceNumber ?? 0,
+      writes.events.length,
+    ];
+    for (const event of writes.events) args.push(event.json);
+    for (const fields of [writes.record, writes.fields]) {
+      if (fields) for (const [field, value] of Object.entries(fields)) args.push(field, value);
     }
-    if (Object.keys(writes.fields).length > 0) pipeline.hset(key, writes.fields);
-    if (writes.ended) pipeline.expire(key, RETENTION_SECONDS).expire(stream, RETENTION_SECONDS);
+    pipeline[WRITE_QUERY_COMMAND](...args);
   }
 
   private recordKey(queryId: string): string {
