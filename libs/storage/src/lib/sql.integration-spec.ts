@@ -81,4 +81,60 @@ describe.each(['sqlite', 'postgres'] as const)('plain SQL on %s', (dialect: Dial
       await dispose();
     }
   });
+
+  it('writes in order, each statement seeing those before it, and all or nothing', async () => {
+    const { storage, sql, dispose } = await openPlainSql(dialect);
+    try {
+      const user = await storage.users.create({ email: 'ada@example.com', displayName: 'Ada' });
+      const append = (suffix: string) => ({
+        sql: 'UPDATE users SET display_name = display_name || ? WHERE id = ?',
+        params: [suffix, user.id],
+      });
+      await sql.writeInOrder([append(' L.'), append(' B.')]);
+      expect((await storage.users.findById(user.id))?.displayName).toBe('Ada L. B.');
+
+      const failure = await sql
+        .writeInOrder([append(' C.'), { sql: 'UPDATE users SET email = NULL WHERE id = ?', params: [user.id] }])
+        .then(
+          () => 'no error',
+          (error: unknown) => String((error as Error).message),
+        );
+      expect(failure).toMatch(/NOT NULL|null value/);
+      expect((await storage.users.findById(user.id))?.displayName).toBe('Ada L. B.');
+    } finally {
+      await dispose();
+    }
+  });
+});
+
+/** PostgreSQL runs a batch of writes as one transaction (one round trip: Sql's postgresBatch). */
+describe('plain SQL writes on postgres', () => {
+  it('runs the statements of one write in one transaction, and the next write in another', async () => {
+    const { storage, sql, dispose } = await openPlainSql('postgres');
+    try {
+      const ada = await storage.users.create({ email: 'ada@example.com', displayName: 'Ada' });
+      const bob = await storage.users.create({ email: 'bob@example.com', displayName: 'Bob' });
+      const stamp = (id: string) => ({
+        sql: 'UPDATE users SET display_name = txid_current()::text WHERE id = ?',
+        params: [id],
+      });
+      const names = async () =>
+        Promise.all([ada.id, bob.id].map(async (id) => (await storage.users.findById(id))?.displayName));
+
+      await sql.writeTogether([stamp(ada.id), stamp(bob.id)]);
+      const [first, second] = await names();
+      expect(first).toBe(second);
+
+      await sql.writeInOrder([stamp(ada.id)]);
+      expect((await names())[0]).not.toBe(first);
+      // The pool's connection is usable again after a batch that failed.
+      await expect(sql.writeInOrder([{ sql: 'UPDATE no_such_table SET x = 1', params: [] }])).rejects.toThrow(
+        /no_such_table/,
+      );
+      await sql.writeTogether([stamp(bob.id)]);
+      expect((await names())[1]).not.toBe(second);
+    } finally {
+      await dispose();
+    }
+  });
 });

@@ -212,39 +212,58 @@ it('delivers to its own streams at once, before Redis has the event', async () =
   expect(await eventually(length, (n) => n === 1)).toBe(1);
 });
 
-it('sends a burst of text deltas to Redis together within 20 ms, and any other event at the end of its tick', async () => {
-  await a.open(record('qry_burst'));
-  await eventually(
-    () => b.get('qry_burst'),
-    (stored) => stored !== undefined,
-  );
+it('sends text deltas that come quickly together, and a delta after a pause or any other event at the end of its tick', async () => {
   const pipelines = jest.spyOn(redisA.command, 'pipeline');
   const length = () => redisA.command.xlen(redisA.key('query', 'qry_burst', 'events'));
-  const nextTick = () => new Promise((resolve) => setImmediate(resolve));
+  const endOfTick = () => new Promise((resolve) => setImmediate(resolve));
   try {
-    for (const text of ['a', 'b', 'c']) a.append('qry_burst', delta(text));
-    await nextTick();
-    // The deltas wait (other instances hear them a little later; this one's streams had them at once).
-    expect(pipelines).not.toHaveBeenCalled();
-    expect(await eventually(length, (n) => n === 3)).toBe(3);
+    await a.open(record('qry_burst'));
+    await endOfTick();
     expect(pipelines).toHaveBeenCalledTimes(1);
 
+    for (const text of ['a', 'b', 'c']) a.append('qry_burst', delta(text));
+    await endOfTick();
+    // Just after a write, deltas wait for company (this instance's own streams had them at once)…
+    expect(pipelines).toHaveBeenCalledTimes(1);
+    // … and go by themselves when none comes.
+    expect(await eventually(length, (n) => n === 3)).toBe(3);
+    expect(pipelines).toHaveBeenCalledTimes(2);
+
+    await new Promise((resolve) => setTimeout(resolve, 30));
     a.append('qry_burst', delta('d'));
+    await endOfTick();
+    // Long enough after the last write, a delta goes at once: a slow stream's tokens one by one.
+    expect(pipelines).toHaveBeenCalledTimes(3);
+
+    a.append('qry_burst', delta('e'));
     a.append('qry_burst', {
       type: 'tool_call.awaiting_confirmation',
       call_id: 'c1',
       tool: 't',
       input: {},
     } as never);
-    await nextTick();
+    await endOfTick();
     // A confirmation asked for is not kept waiting, and the delta before it goes with it.
-    expect(pipelines).toHaveBeenCalledTimes(2);
-    expect(await eventually(length, (n) => n === 5)).toBe(5);
-    expect(await b.get('qry_burst')).toMatchObject({ status: 'awaiting_confirmation', lastEventId: 5 });
+    expect(pipelines).toHaveBeenCalledTimes(4);
+    expect(await eventually(length, (n) => n === 6)).toBe(6);
+    expect(await b.get('qry_burst')).toMatchObject({ status: 'awaiting_confirmation', lastEventId: 6 });
   } finally {
     pipelines.mockRestore();
   }
   await a.end('qry_burst', { type: 'query.incomplete', reason: 'cancelled' });
+});
+
+it('takes a write sent again after one that landed: what the stream has already is kept, and no error', async () => {
+  // As if a pipeline had gone through but its answer was lost: Redis has the first event already.
+  const landed = { type: 'output_text.delta', delta: 'a', sequence_number: 1 };
+  await redisB.command.xadd(redisB.key('query', 'qry_again', 'events'), '0-1', 'e', JSON.stringify(landed));
+  await a.open(record('qry_again'));
+  a.append('qry_again', delta('a'));
+  a.append('qry_again', delta('b'));
+  await a.end('qry_again', { type: 'query.incomplete', reason: 'cancelled' });
+
+  expect((await b.events('qry_again')).map((e) => e.sequence_number)).toEqual([1, 2, 3]);
+  expect(await b.get('qry_again')).toMatchObject({ status: 'incomplete', lastEventId: 3 });
 });
 
 it('follows many streams of another instance with its one reader connection', async () => {

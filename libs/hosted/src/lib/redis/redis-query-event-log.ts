@@ -27,13 +27,16 @@ const RETENTION_SECONDS = 15 * 60;
  */
 const LOCAL_RETENTION_MS = 30_000;
 /**
- * How long a text delta may wait before it is sent to Redis, with whatever else comes meanwhile: a pipeline costs
- * this process a round trip (~20–50 µs of CPU whatever it carries, more than its commands), and one per token made
- * a lone stream's Redis writes cost more than the rest of its work. This process's own streams hear every event at
- * once; other instances' followers hear deltas at most this much later. Any other event (a tool call, a
- * confirmation asked for, the end) is sent at the end of its tick, with the deltas before it.
+ * Text deltas go to Redis at most once per this many milliseconds, with whatever else came meanwhile: a pipeline
+ * costs this process a round trip whatever it carries (~0.3 ms of CPU for a lone stream, whose process sleeps
+ * between tokens), and one per token made a lone stream's Redis writes cost more than the rest of its work. A
+ * delta that comes when the last write is older than this is sent at the end of its tick (a slow stream's tokens
+ * one by one, as they come); one that comes sooner waits for the next delta that does, and goes with it in the
+ * same wake-up of the process — or by itself this long after it came, if none does. This process's own streams
+ * hear every event at once, other instances' followers a delta at most this much later; any other event (a tool
+ * call, a confirmation asked for, the end) is sent at the end of its tick, with the deltas before it.
  */
-const DELTA_WRITE_DELAY_MS = 20;
+const DELTA_WRITE_INTERVAL_MS = 20;
 /** After a write that failed (Redis away), how soon it is sent again (and at once when the connection is back). */
 const RETRY_MS = 500;
 /**
@@ -136,8 +139,9 @@ interface PendingWrites {
  * record, with its owner and its runner) and a stream of its events (entry id `0-<sequence number>`).
  *
  * The process that runs a query keeps it in memory too (a MemoryQueryEventLog) and delivers each event to its
- * own streams at once; the events reach Redis a tick later, every event of that tick in one pipeline, in order
- * on one connection, one pipeline at a time, so that a token costs no Redis round trip of its own. The terminal
+ * own streams at once; the events reach Redis a tick later (text deltas up to DELTA_WRITE_INTERVAL_MS later),
+ * every event of that tick in one pipeline of one command per query (WRITE_QUERY), in order on one connection,
+ * one pipeline at a time, so that a token costs no Redis round trip or command of its own. The terminal
  * event and the ended status are sent before anyone hears them, then both keys expire after the retention. A
  * pipeline that fails (Redis away) is sent again, with whatever came since, until Redis has it: a copy in Redis
  * is never left with a hole or a stale status by an outage (SECURITY B8).
@@ -165,7 +169,9 @@ export class RedisQueryEventLog implements QueryEventLog {
   private readonly dropped = new Set<string>();
   /** Whether a write is due at the end of this tick (setImmediate). */
   private flushScheduled = false;
-  /** The write that the pending deltas wait for, when nothing else is due sooner. */
+  /** When the last pipeline was sent (performance.now()). */
+  private lastWriteAt = -Infinity;
+  /** The write that pending deltas wait for at the latest, when no other takes them. */
   private deltaTimer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   /** Whether the last write failed, so that an outage is logged once, not once per tick. */
@@ -222,8 +228,9 @@ export class RedisQueryEventLog implements QueryEventLog {
       writes.events.push({ sequenceNumber: event.sequence_number, json: eventJson(event) });
       writes.fields.status = status;
       writes.fields.lastEventId = event.sequence_number;
-      if (body.type === 'output_text.delta') this.flushDeltasSoon();
-      else this.scheduleFlush();
+      if (body.type !== 'output_text.delta' || performance.now() - this.lastWriteAt >= DELTA_WRITE_INTERVAL_MS)
+        this.scheduleFlush();
+      else this.flushDeltasLater();
     }
     return event;
   }
@@ -349,13 +356,13 @@ export class RedisQueryEventLog implements QueryEventLog {
     });
   }
 
-  /** Sends the pending deltas within DELTA_WRITE_DELAY_MS, or sooner with another event's write. */
-  private flushDeltasSoon(): void {
+  /** Sends the pending deltas within DELTA_WRITE_INTERVAL_MS, unless a later event's write takes them sooner. */
+  private flushDeltasLater(): void {
     if (this.deltaTimer) return;
     this.deltaTimer = setTimeout(() => {
       this.deltaTimer = undefined;
       this.flush().catch(() => undefined);
-    }, DELTA_WRITE_DELAY_MS);
+    }, DELTA_WRITE_INTERVAL_MS);
     this.deltaTimer.unref();
   }
 
@@ -374,6 +381,7 @@ export class RedisQueryEventLog implements QueryEventLog {
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
+    this.lastWriteAt = performance.now();
     const pipeline = this.redis.command.pipeline() as WritesPipeline;
     const givenTtl: string[] = [];
     for (const [queryId, writes] of batch) {
