@@ -94,7 +94,10 @@ describe.each(['sqlite', 'postgres'] as const)('plain SQL on %s', (dialect: Dial
       expect((await storage.users.findById(user.id))?.displayName).toBe('Ada L. B.');
 
       const failure = await sql
-        .writeInOrder([append(' C.'), { sql: 'UPDATE users SET email = NULL WHERE id = ?', params: [user.id] }])
+        .writeInOrder([
+          append(' C.'),
+          { sql: 'UPDATE users SET email = NULL WHERE id = ?', params: [user.id] },
+        ])
         .then(
           () => 'no error',
           (error: unknown) => String((error as Error).message),

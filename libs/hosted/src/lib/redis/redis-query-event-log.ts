@@ -228,7 +228,10 @@ export class RedisQueryEventLog implements QueryEventLog {
       writes.events.push({ sequenceNumber: event.sequence_number, json: eventJson(event) });
       writes.fields.status = status;
       writes.fields.lastEventId = event.sequence_number;
-      if (body.type !== 'output_text.delta' || performance.now() - this.lastWriteAt >= DELTA_WRITE_INTERVAL_MS)
+      if (
+        body.type !== 'output_text.delta' ||
+        performance.now() - this.lastWriteAt >= DELTA_WRITE_INTERVAL_MS
+      )
         this.scheduleFlush();
       else this.flushDeltasLater();
     }
@@ -452,7 +455,12 @@ export class RedisQueryEventLog implements QueryEventLog {
    * One query's writes (WRITE_QUERY): its record (when it opens), its events, its status and last event, and the
    * lifetime of its keys — the running one when it opens and with its first events, the retention once it ends.
    */
-  private queue(pipeline: WritesPipeline, queryId: string, writes: PendingWrites, firstEvents: boolean): void {
+  private queue(
+    pipeline: WritesPipeline,
+    queryId: string,
+    writes: PendingWrites,
+    firstEvents: boolean,
+  ): void {
     const stream = this.streamKey(queryId);
     const key = this.recordKey(queryId);
     if (writes.dropped) {
