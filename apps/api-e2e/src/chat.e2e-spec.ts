@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AssistantClient } from '@assistant/client';
@@ -69,22 +69,40 @@ describe('`assistant chat` against a real `assistant serve`', () => {
   });
 
   it('asks without loading oclif or the server, and leaves help and mistakes to oclif', async () => {
-    // Lists, as the process exits, the modules of oclif and of the server it loaded.
-    const probe = join(dataDir, 'loaded-modules.cjs');
-    writeFileSync(
-      probe,
-      `process.on('exit', () => {
-        const heavy = Object.keys(require.cache).filter((file) => /@oclif[\\\\/]core|libs[\\\\/]server[\\\\/]/.test(file));
-        process.stderr.write('loaded: ' + heavy.length + '\\n');
-      });`,
-    );
+    // Every file the command loads (support/loaded-files-probe.mjs), and the sources each bundle file was made from
+    // (its source map): the command is a bundle in apps/cli/dist.
+    const probe = join(dataDir, 'loaded-files.txt');
     const asked = await run(BUILT.cli, ['chat', 'thank you'], {
       ASSISTANT_DATA_DIR: dataDir,
-      NODE_OPTIONS: `--require ${probe}`,
+      NODE_OPTIONS: `--import ${join(__dirname, 'support', 'loaded-files-probe.mjs')}`,
+      LOADED_FILES_PROBE: probe,
     });
     expect(asked.code).toBe(0);
     expect(asked.stdout).toBe("You're welcome.\n");
-    expect(asked.stderr).toBe('loaded: 0\n');
+    const loaded = [...new Set(readFileSync(probe, 'utf8').split('\n').filter(Boolean))];
+    const bundleFiles = loaded.filter((file) => file.startsWith(BUILT.cliBundle));
+    expect(bundleFiles).toContain(join(BUILT.cliBundle, 'chat.mjs'));
+    const sources = loaded.flatMap((file) =>
+      existsSync(`${file}.map`)
+        ? (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources
+        : [file],
+    );
+    expect(
+      sources.filter((source) =>
+        /@oclif[\\/]core|libs[\\/]server[\\/]|node_modules[\\/]zod[\\/]/.test(source),
+      ),
+    ).toEqual([]);
+    // The same probe sees them where they are loaded: `assistant serve --help` is oclif's.
+    const help = await run(BUILT.cli, ['serve', '--help'], {
+      NODE_OPTIONS: `--import ${join(__dirname, 'support', 'loaded-files-probe.mjs')}`,
+      LOADED_FILES_PROBE: `${probe}.help`,
+    });
+    expect(help.code).toBe(0);
+    const helpSources = readFileSync(`${probe}.help`, 'utf8')
+      .split('\n')
+      .filter((file) => existsSync(`${file}.map`))
+      .flatMap((file) => (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources);
+    expect(helpSources.some((source) => /@oclif[\\/]core/.test(source))).toBe(true);
 
     const mistaken = await chat(['--no-such-flag', 'hello']);
     expect(mistaken.code).not.toBe(0);

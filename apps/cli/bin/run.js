@@ -1,22 +1,23 @@
 #!/usr/bin/env node
-// The `assistant` command. Commands are compiled to ../dist; run `npm run build` at the repository root first.
-// `chat` and `serve` in their plain forms run without oclif (dist/chat/fast-chat.js, dist/serve/fast-serve.js): a
-// question should not wait for the framework, nor should the server's start; anything else, `--help` included,
-// goes through oclif.
-const oclif = () => require('@oclif/core').execute({ dir: __dirname }).catch(require('@oclif/core/handle'));
-const [command, ...rest] = process.argv.slice(2);
+// The `assistant` command. Its code is one bundle in ../dist (apps/cli/bundle/bundle.mjs, the CLI's build; run
+// `npm run build` at the repository root first), split by what each command loads: `chat` and `serve` in their plain
+// forms run without oclif (dist/chat.mjs, dist/serve.mjs): a question should not wait for the framework, nor should
+// the server's start; anything else, `--help` included, goes through oclif (dist/commands.mjs).
 // Node 22.1 and later keep the compiled code of every module in a cache on disk (under the OS's temp folder), so
 // that each later command starts without parsing them again. Node 20 (end of life) has no such cache and runs
-// untuned.
+// untuned. Before the first import.
 require('node:module').enableCompileCache?.();
+const [command, ...rest] = process.argv.slice(2);
+const load = (entry) => import(`../dist/${entry}.mjs`);
+const oclif = () => load('commands').then(({ execute, handle }) => execute({ dir: __dirname }).catch(handle));
 const withoutOclif = {
-  chat: () => require('../dist/chat/fast-chat').chatWithoutOclif(rest),
-  serve: () => require('../dist/serve/fast-serve').serveWithoutOclif(rest),
+  chat: () => load('chat').then(({ chatWithoutOclif }) => chatWithoutOclif(rest)),
+  serve: () => load('serve').then(({ serveWithoutOclif }) => serveWithoutOclif(rest)),
 };
 if (Object.hasOwn(withoutOclif, command)) {
   withoutOclif[command]().then(
     (done) => done || oclif(),
-    (error) => require('@oclif/core/handle')(error),
+    (error) => load('commands').then(({ handle }) => handle(error)),
   );
 } else {
   oclif();

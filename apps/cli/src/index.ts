@@ -7,6 +7,9 @@ import Backup from './commands/backup';
 import Restore from './commands/restore';
 import Help from './commands/help';
 
+/** What bin/run.js runs for any command but the plain forms of `chat` and `serve`: oclif, from this bundle. */
+export { execute, handle } from '@oclif/core';
+
 /** The commands of `assistant`, listed explicitly so that oclif needs no manifest or directory scan. */
 export const COMMANDS = {
   serve: Serve,

@@ -8,7 +8,7 @@
 //   - the targets (PASS/MISS, informational: the exit code is 0 whatever the figures).
 //
 // Method:
-//   1. Start our server (apps/self-host-server/dist/main.js) on a fresh temporary data directory: that first start
+//   1. Start our server (`assistant serve`, the CLI's bundle: lib/server.mjs) on a fresh temporary data directory: that first start
 //      applies the migrations and writes credentials.json, whose token is used as `Authorization: Bearer`.
 //      Seed 60 discussions with POST /api/v1/discussions, then capture the real responses of the measured paths.
 //   2. Start the baseline (bare-server.mjs: `import Fastify from 'fastify'`, same version) serving those exact
@@ -56,7 +56,14 @@ import {
   stopProcess,
   waitForHealthz,
 } from './lib/processes.mjs';
-import { DEFAULT_SERVER, ourServerEnv, readToken, REPO_ROOT } from './lib/server.mjs';
+import {
+  DEFAULT_SERVER,
+  isServerStartOrStopLine,
+  ourServerEnv,
+  readToken,
+  REPO_ROOT,
+  serverArgs,
+} from './lib/server.mjs';
 
 const SEEDED_DISCUSSIONS = 60;
 const POLL_INTERVAL_MS = 5;
@@ -86,7 +93,11 @@ const OPTIONS = {
     default: '',
     help: 'postgres:// URL: also benchmark PostgreSQL',
   },
-  server: { env: 'BENCH_SERVER', default: DEFAULT_SERVER, help: 'entry point of our server' },
+  server: {
+    env: 'BENCH_SERVER',
+    default: DEFAULT_SERVER,
+    help: 'our server: an `assistant` command line (bin/run.js, run as serve) or a script that serves',
+  },
 };
 
 function helpText() {
@@ -161,7 +172,7 @@ function cleanup() {
 async function spawnOurs(options, database, dataDir) {
   const port = await freePort();
   const env = ourServerEnv(dataDir, port, database.url ? { ASSISTANT_DATABASE_URL: database.url } : {});
-  const handle = spawnNode('our server', options.server, [], env);
+  const handle = spawnNode('our server', options.server, serverArgs(options.server), env);
   return { handle, port };
 }
 
@@ -258,9 +269,9 @@ async function measureStartup(options, database, dataDir, routesFile) {
   return { times, problems };
 }
 
-/** Our server's output other than the expected "listening" and "stopping" lines. */
+/** Our server's output other than the lines it prints when it starts and stops. */
 function unexpectedOutput(lines) {
-  return lines.filter((line) => !/Assistant is listening on|SIGTERM received, stopping/.test(line));
+  return lines.filter((line) => !isServerStartOrStopLine(line));
 }
 
 function bareProblems(handle) {

@@ -141,7 +141,11 @@ const OPTIONS = {
     help: 'PostgreSQL for the PG figures ("none": skip them); each run gets a throwaway schema',
   },
   'redis-url': { env: 'BENCH_REDIS_URL', default: DEFAULT_REDIS_URL, help: 'Redis for --hosted' },
-  server: { env: 'BENCH_SERVER', default: DEFAULT_SERVER, help: 'entry point of our self-hosted server' },
+  server: {
+    env: 'BENCH_SERVER',
+    default: DEFAULT_SERVER,
+    help: 'our server: an `assistant` command line (bin/run.js, run as serve) or a script that serves',
+  },
   markdown: {
     env: 'BENCH_MARKDOWN',
     default: '',

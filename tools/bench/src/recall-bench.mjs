@@ -26,7 +26,7 @@ import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { percentile } from './lib/measure.mjs';
 import { optionHelpLines, parseOptionTable } from './lib/options.mjs';
-import { DEFAULT_SERVER, REPO_ROOT, ourServerEnv, readToken } from './lib/server.mjs';
+import { DEFAULT_SERVER, REPO_ROOT, ourServerEnv, readToken, serverArgs } from './lib/server.mjs';
 import {
   freePort,
   installSignalHandlers,
@@ -227,7 +227,12 @@ async function measureSqliteHttp(options, report) {
   }
   const dataDir = makeTempDir('recall-bench-http-');
   const port = await freePort();
-  const handle = spawnNode('our server', options.server, [], ourServerEnv(dataDir, port));
+  const handle = spawnNode(
+    'our server',
+    options.server,
+    serverArgs(options.server),
+    ourServerEnv(dataDir, port),
+  );
   await waitForHealthz(handle, port, 20);
   const token = readToken(dataDir);
   const base = `http://127.0.0.1:${port}/api/v1`;

@@ -14,7 +14,6 @@
 // Needs the build (`NX_DAEMON=false npx nx run-many -t build`) and the services (`bash tools/workspace/services/mail.sh`,
 // `bash tools/workspace/services/calendar.sh`).
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';
 import { DAVClient } from 'tsdav';
 import { formatRatio, verdict } from './lib/format.mjs';
@@ -27,7 +26,7 @@ import {
   stopAll,
   waitForHealthz,
 } from './lib/processes.mjs';
-import { ourServerEnv, readToken, REPO_ROOT } from './lib/server.mjs';
+import { DEFAULT_SERVER, ourServerEnv, readToken, serverArgs } from './lib/server.mjs';
 
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 30;
 const CALDAV = 'http://127.0.0.1:5232';
@@ -38,8 +37,8 @@ async function main() {
   const port = await freePort();
   const server = spawnNode(
     'ours',
-    join(REPO_ROOT, 'apps/self-host-server/dist/main.js'),
-    [],
+    DEFAULT_SERVER,
+    serverArgs(DEFAULT_SERVER),
     ourServerEnv(dataDir, port, { ASSISTANT_BUILTIN_PACING_MS: '0', ASSISTANT_TIMEZONE: 'UTC' }),
   );
   await waitForHealthz(server, port, 50);

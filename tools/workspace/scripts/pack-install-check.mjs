@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
  * The pack-and-install check: every publishable package packed with `npm pack` from the current build, installed
- * from those tarballs alone into an empty folder on a given Node, and used there as a user would — `npx assistant
- * serve` answers, `npx assistant-mcp --help` prints its usage, a script imports @assistant/client and
- * @assistant/contracts with `require` and with `import`. Prints one line per check; exits 1 if any failed.
- * Run it after `npm run build`.
+ * from those tarballs alone into an empty folder on a given Node, and used there as a user would — `npx
+ * assistant-mcp --help` prints its usage, a script starts the server with @assistant/self-host and it answers, a
+ * script imports @assistant/client and @assistant/contracts with `require` and with `import`. And the CLI as a self-hoster installs it (pack-install/cli-install.mjs): its tarball alone into
+ * another empty folder with an empty npm cache, timed, held to the install target (at most 100 MB and 250 packages,
+ * nothing compiled from Node 22 on), where `assistant serve` answers, `assistant chat` asks it and `assistant --help`
+ * lists the commands. Prints one line per check; exits 1 if any failed. Run it after `npm run build`.
  *
  *   node tools/workspace/scripts/pack-install-check.mjs [--node <path to node>] [--keep <folder>]
  *
@@ -19,7 +21,16 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { missingFiles, packAll, publishablePackages, unexpectedFiles } from './pack-install/packages.mjs';
 import { nodeRuntime } from './pack-install/node-runtime.mjs';
-import { installClosure } from './pack-install/install-closure.mjs';
+import {
+  CLI_INSTALL_LIMITS,
+  checkChat,
+  checkCliInstallTarget,
+  checkHelp,
+  installCold,
+  installedPackageNames,
+  tarballsInstalledWith,
+} from './pack-install/cli-install.mjs';
+import { startLibraryServer } from './pack-install/library-server.mjs';
 import {
   checkConsumer,
   checkMcpHelp,
@@ -38,6 +49,7 @@ const runtime = nodeRuntime(options.node ?? process.env.ASSISTANT_PACK_NODE ?? p
 const label = `pack-install (node ${runtime.version})`;
 const work = mkdtempSync(join(tmpdir(), 'assistant-pack-install-'));
 const app = options.keep ? resolve(options.keep) : join(work, 'app');
+const cli = join(work, 'cli');
 
 /** The shared-state clients only the hosted service (@assistant/hosted) uses: `assistant serve` never loads them. */
 const HOSTED_ONLY = ['@assistant/hosted', 'ioredis', 'rate-limiter-flexible'];
@@ -111,28 +123,54 @@ if (installed) {
   await check('@assistant/storage opens SQLite from a plain script', () =>
     checkStorageOnSqlite(app, runtime),
   );
-  await check('what `npm install -g @assistant/cli` brings carries no Redis client', () => {
-    const { packages, bytes } = installClosure(app, '@assistant/cli');
-    const names = [...packages.keys()].map((key) => key.slice(0, key.lastIndexOf('@')));
-    const hostedOnly = names.filter((name) => HOSTED_ONLY.includes(name));
-    if (hostedOnly.length > 0) throw new Error(`it installs ${hostedOnly.join(', ')}`);
-    return `${packages.size} packages, ${(bytes / 1e6).toFixed(1)} MB`;
-  });
   await check('npx assistant-mcp --help', () => checkMcpHelp(app, runtime, 'assistant-mcp'));
   await check('npx @assistant/mcp --help', () => checkMcpHelp(app, runtime, '@assistant/mcp'));
+  // The libraries on their own, as a program of its own imports them (the CLI carries them in its bundle).
   let server;
-  const served = await check('npx assistant serve starts', async () => {
-    server = await startServe(app, runtime, join(work, 'data'));
+  const served = await check('a script starts the server with @assistant/self-host', async () => {
+    server = await startLibraryServer(app, runtime, join(work, 'library-data'));
     return server.url;
   });
   if (served) {
-    await check('assistant serve answers', () => checkServeAnswers(server));
+    await check('it answers', () => checkServeAnswers(server));
     await check('require() of @assistant/client and @assistant/contracts from CommonJS', () =>
       checkConsumer(app, runtime, server, 'consumer.cjs'),
     );
     await check('import of @assistant/client and @assistant/contracts from ESM', () =>
       checkConsumer(app, runtime, server, 'consumer.mjs'),
     );
+    await server.stop();
+  }
+}
+// The CLI as a self-hoster installs it: alone, the first time (nothing in npm's cache).
+const cliInstalled =
+  packedOk &&
+  (await check(
+    'npm install of the @assistant/cli tarball alone into an empty folder, npm cache empty',
+    () => {
+      const tarballs = tarballsInstalledWith('@assistant/cli', packed);
+      const ms = installCold(cli, runtime, tarballs, join(work, 'cold-cache'));
+      return `${(ms / 1000).toFixed(1)} s wall, ${tarballs.length} tarball(s) of ours`;
+    },
+  ));
+if (cliInstalled) {
+  await check(
+    `it is at most ${CLI_INSTALL_LIMITS.packages} packages and ${CLI_INSTALL_LIMITS.megabytes} MB, and from Node 22 on nothing was compiled`,
+    () => checkCliInstallTarget(cli, runtime),
+  );
+  await check('it carries no Redis client', () => {
+    const hostedOnly = installedPackageNames(cli).filter((name) => HOSTED_ONLY.includes(name));
+    if (hostedOnly.length > 0) throw new Error(`it installs ${hostedOnly.join(', ')}`);
+  });
+  await check('npx assistant --help', () => checkHelp(cli, runtime));
+  let server;
+  const served = await check('npx assistant serve starts', async () => {
+    server = await startServe(cli, runtime, join(work, 'data'));
+    return server.url;
+  });
+  if (served) {
+    await check('assistant serve answers', () => checkServeAnswers(server));
+    await check('npx assistant chat asks it', () => checkChat(cli, runtime, server));
     await server.stop();
   }
 }

@@ -6,6 +6,7 @@
  * and `assistant --help`, and `npx -y @assistant/mcp --help` as MCP clients start the launcher. The registry serves
  * `@assistant/*` only from what was published to it and takes every other package from the registry npm uses here.
  * From Node 22 the install must hold no better-sqlite3 (storage's optional @assistant/sqlite-node20 is for Node 20).
+ * The installed CLI also serves: `assistant serve` answers GET /api/v1/me and `assistant chat` asks it.
  * Prints one line per check; exits 1 if any failed. Run it after `npm run build`.
  *
  *   node tools/workspace/scripts/registry-release-check.mjs [--node <path to node>]
@@ -20,7 +21,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packAll, publishablePackages } from './pack-install/packages.mjs';
 import { nodeRuntime } from './pack-install/node-runtime.mjs';
-import { checkMcpHelp, checkSqliteInstall } from './pack-install/installed-checks.mjs';
+import { checkMcpHelp, checkServeAnswers, checkSqliteInstall, startServe } from './pack-install/installed-checks.mjs';
+import { checkChat } from './pack-install/cli-install.mjs';
 import { addUser, startVerdaccio } from './registry-release/verdaccio.mjs';
 
 const VERDACCIO =
@@ -168,6 +170,17 @@ if (published) {
       if (missing.length > 0) throw new Error(`its help lacks ${missing.join(', ')}:\n${help}`);
       return 'lists serve, chat and pair';
     });
+    const user = { ...runtime, env: userEnv('cache') };
+    let server;
+    const served = await check('assistant serve starts', async () => {
+      server = await startServe(app, user, join(work, 'data'));
+      return server.url;
+    });
+    if (served) {
+      await check('assistant serve answers', () => checkServeAnswers(server));
+      await check('assistant chat asks it', () => checkChat(app, user, server));
+      await server.stop();
+    }
   }
   await check('npx -y @assistant/mcp --help in an empty folder, as MCP clients start it', () => {
     const folder = join(work, 'mcp-client');

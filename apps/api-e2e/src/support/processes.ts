@@ -8,6 +8,8 @@ export const BUILT = {
   hosted: join(WORKSPACE_ROOT, 'apps/hosted-api/dist/main.js'),
   hostedOps: join(WORKSPACE_ROOT, 'apps/hosted-api/dist/ops.js'),
   cli: join(WORKSPACE_ROOT, 'apps/cli/bin/run.js'),
+  /** Where the CLI's bundle is, which bin/run.js loads (apps/cli/bundle/bundle.mjs builds it). */
+  cliBundle: join(WORKSPACE_ROOT, 'apps/cli/dist'),
   mcp: join(WORKSPACE_ROOT, 'apps/mcp-launcher/bin/assistant-mcp.js'),
 };
 

@@ -1,8 +1,4 @@
-import type * as Contracts from '@assistant/contracts';
-
-// Named through a constant: Nx's module-boundary rule reads a literal require() as this package lazy-loading the
-// contracts, and would then forbid its static imports of them (@assistant/contracts/wire included).
-const CONTRACTS_PACKAGE = '@assistant/contracts';
+import type * as Contracts from './contract-schemas';
 
 let contracts: typeof Contracts | undefined;
 
@@ -13,6 +9,6 @@ let contracts: typeof Contracts | undefined;
  */
 export function contractSchemas(): typeof Contracts {
   // require, not import(): validation is synchronous, and the package loads through CommonJS like the rest.
-  contracts ??= require(CONTRACTS_PACKAGE) as typeof Contracts;
+  contracts ??= require('./contract-schemas') as typeof Contracts;
   return contracts;
 }

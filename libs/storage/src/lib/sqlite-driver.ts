@@ -68,10 +68,14 @@ export function sqliteDriver(): SqliteDriver {
 }
 
 function node20Driver(): SqliteDriver {
-  let path: string;
   try {
-    path = require.resolve('@assistant/sqlite-node20');
+    // By its literal name, so that a bundle (the CLI's) leaves exactly this package to run time.
+    return require('@assistant/sqlite-node20') as SqliteDriver;
   } catch (error) {
+    const missing =
+      (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' &&
+      String((error as Error).message).includes("'@assistant/sqlite-node20'");
+    if (!missing) throw error;
     throw new Error(
       `the SQLite database needs @assistant/sqlite-node20 on Node ${process.versions.node}, an optional ` +
         'dependency that this install left out: install again without --omit=optional, or use Node ' +
@@ -79,5 +83,4 @@ function node20Driver(): SqliteDriver {
       { cause: error },
     );
   }
-  return require(path) as SqliteDriver;
 }

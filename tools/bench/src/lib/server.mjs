@@ -11,13 +11,49 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-export const DEFAULT_SERVER = join(REPO_ROOT, 'apps/self-host-server/dist/main.js');
 /** The built OpenAI-compatible fixture of @assistant/test-services: the model stub of every bench. */
 export const FIXTURE_DIST = join(REPO_ROOT, 'tools/test-services/dist/index.js');
 /** The built storage library, whose sqliteDriver() picks the better-sqlite3 our server runs on this Node. */
 const STORAGE_SQLITE_DRIVER = join(REPO_ROOT, 'libs/storage/dist/lib/sqlite-driver.js');
-/** The `assistant` command line (serve, chat, …). */
+/** The `assistant` command line (serve, chat, …): bin/run.js loads the CLI's bundle (apps/cli/dist). */
 export const CLI = join(REPO_ROOT, 'apps/cli/bin/run.js');
+/**
+ * Our server as users run it: `assistant serve`, from the CLI's bundle. `--server` may name the bin/run.js of another
+ * checkout's CLI (an A/B), or a script that serves by itself, such as apps/self-host-server/dist/main.js (the same
+ * libraries, not bundled).
+ */
+export const DEFAULT_SERVER = CLI;
+
+/** Whether `entry` is an `assistant` command line: the `assistant` bin of the package.json above its folder. */
+function isAssistantCommand(entry) {
+  const packageDir = dirname(dirname(resolve(entry)));
+  try {
+    const { bin } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+    return typeof bin?.assistant === 'string' && resolve(packageDir, bin.assistant) === resolve(entry);
+  } catch {
+    return false;
+  }
+}
+
+/** The arguments that make `entry` serve: `serve` for an `assistant` command line, none for a server script. */
+export function serverArgs(entry) {
+  return isAssistantCommand(entry) ? ['serve'] : [];
+}
+
+/** The `assistant` command line that goes with our server `entry`: its own, or this checkout's. */
+export function cliOf(entry) {
+  return isAssistantCommand(entry) ? resolve(entry) : CLI;
+}
+
+/**
+ * A line our server prints when it starts or stops (as processes.mjs keeps it: `[stream] line`): its address, the
+ * indented details `assistant serve` prints under it, and the stop.
+ */
+export function isServerStartOrStopLine(line) {
+  return /\] (Assistant is (listening on|running at) | {2}\S|Press Ctrl\+C to stop|assistant: SIGTERM received, stopping)/.test(
+    line,
+  );
+}
 
 /**
  * The SQLite driver module our server opens its file with on this Node (better-sqlite3 12 or 13, see
@@ -72,7 +108,7 @@ export async function startOurServer(
   { dataDir = makeTempDir('assistant-bench-data-') } = {},
 ) {
   const port = await freePort();
-  const handle = spawnNode('our server', entry, [], ourServerEnv(dataDir, port, extra), {
+  const handle = spawnNode('our server', entry, serverArgs(entry), ourServerEnv(dataDir, port, extra), {
     maxOutput: 500,
     nodeArgs: INSPECT_ON_SIGNAL,
   });
@@ -80,14 +116,16 @@ export async function startOurServer(
   return { handle, baseUrl, token: readToken(dataDir), pid: handle.child.pid, dataDir };
 }
 
-/** The base URL a server of ours prints once it listens ("… is listening on http://…"), without a final slash. */
+/**
+ * The base URL a server of ours prints once it listens ("… is running at http://…", or "… is listening on …" from a
+ * server script), without a final slash.
+ */
 export async function listeningAddress(handle) {
-  const [, address] = await waitForOutput(handle, /is listening on (http:\/\/\S+)/, 'its address').catch(
-    (error) => {
-      throw new Error(`${error.message}\n${handle.output.slice(-20).join('\n')}`);
-    },
-  );
-  return address.replace(/\/+$/, '');
+  const address = /is (?:running at|listening on) (http:\/\/\S+)/;
+  const [, found] = await waitForOutput(handle, address, 'its address').catch((error) => {
+    throw new Error(`${error.message}\n${handle.output.slice(-20).join('\n')}`);
+  });
+  return found.replace(/\/+$/, '');
 }
 
 /** The bearer token our server wrote to credentials.json on its first start in `dataDir`. */

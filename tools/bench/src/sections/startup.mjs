@@ -1,5 +1,6 @@
 // Issue 10, P10: start-up and the command line.
-//   start-up  spawn → first 200 of GET /healthz (polled every 5 ms) of `assistant serve` (apps/cli/bin/run.js) on
+//   start-up  spawn → first 200 of GET /healthz (polled every 5 ms) of `assistant serve` (apps/cli/bin/run.js, the
+//             CLI's bundle; --server another, lib/server.mjs) on
 //             a fresh data directory each time, so its migrations run in the measured time, against a bare
 //             Fastify process answering that one route (bare-server.mjs); both include starting Node.
 //   chat      wall time of `assistant chat "<question>" --url --token` against a running server (builtin model,
@@ -22,7 +23,7 @@ import {
   waitForHealthz,
 } from '../lib/processes.mjs';
 import { figureRow, ms, msDiff } from '../lib/report.mjs';
-import { callerEnvWithoutSettings, CLI, ourServerEnv, startOurServer } from '../lib/server.mjs';
+import { callerEnvWithoutSettings, cliOf, ourServerEnv, serverArgs, startOurServer } from '../lib/server.mjs';
 import { BARE_SERVER } from '../lib/floors.mjs';
 
 const POLL_INTERVAL_MS = 5;
@@ -40,11 +41,11 @@ async function timeStart(name, script, args, env, port) {
   return elapsed;
 }
 
-async function startOurs() {
+async function startOurs(server) {
   const dataDir = makeTempDir('assistant-bench-start-');
   const port = await freePort();
   try {
-    return await timeStart('assistant serve', CLI, ['serve'], ourServerEnv(dataDir, port), port);
+    return await timeStart('assistant serve', server, serverArgs(server), ourServerEnv(dataDir, port), port);
   } finally {
     removeTempDir(dataDir);
   }
@@ -94,7 +95,7 @@ export async function startup(ctx) {
     round: async (index) => {
       const measured = {};
       for (const name of interleaved(index, 'ours', 'floor'))
-        measured[name] = name === 'ours' ? await startOurs() : await startBare(routesFile);
+        measured[name] = name === 'ours' ? await startOurs(options.server) : await startBare(routesFile);
       log(`  start ${index + 1}: ours ${measured.ours.toFixed(0)} ms, bare ${measured.floor.toFixed(0)} ms`);
       return { start: measured };
     },
@@ -110,7 +111,7 @@ export async function startup(ctx) {
     const chat = () =>
       timeCommand(
         process.execPath,
-        [CLI, 'chat', QUESTION, '--url', server.baseUrl, '--token', server.token],
+        [cliOf(options.server), 'chat', QUESTION, '--url', server.baseUrl, '--token', server.token],
         env,
       );
     const curl = () =>

@@ -151,11 +151,13 @@ const dir = mkdtempSync(join(require('node:os').tmpdir(), 'pack-install-storage-
 }
 
 /**
- * `npx assistant serve` on a free port with its own data directory; resolves with `{ url, token, stop }` once it
- * says where it runs. It runs in a process group of its own, so that stopping it stops npx's children too.
+ * `npx assistant serve` (or `command`, which takes the same flags) on a free port with its own data directory;
+ * resolves with `{ url, token, stop }` once it says where it runs. It runs in a process group of its own, so that
+ * stopping it stops npx's children too.
  */
-export function startServe(folder, runtime, dataDir) {
-  const child = spawn('npx', ['--yes=false', 'assistant', 'serve', '--port', '0', '--data-dir', dataDir], {
+export function startServe(folder, runtime, dataDir, command = ['npx', '--yes=false', 'assistant', 'serve']) {
+  const [file, ...args] = command;
+  const child = spawn(file, [...args, '--port', '0', '--data-dir', dataDir], {
     cwd: folder,
     env: runtime.env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,8 +4,14 @@ import type { FastifyServerOptions } from 'fastify';
 /** What each of Fastify's compiler packages exports: a factory of the function it calls per set of schemas. */
 type CompilerFactory = (externalSchemas: unknown, options: unknown) => unknown;
 
-/** Requires a package the way Fastify does: its own dependencies, at the versions it was installed with. */
-const requireAsFastify = createRequire(require.resolve('fastify'));
+/**
+ * Requires a package the way Fastify does: its own dependencies, at the versions it was installed with. Fastify is
+ * located on the first call, not when this module loads: the bundled `assistant` command carries Fastify inside its
+ * bundle and neither compiler (no route of ours has a schema), so there is no `fastify` package to find at start.
+ */
+function requireAsFastify(packageName: string): unknown {
+  return createRequire(require.resolve('fastify'))(packageName);
+}
 
 /** The compiler factory of `packageName`, loaded on its first call. */
 function loadedOnFirstUse(packageName: string): CompilerFactory {

@@ -1,15 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 let version: string | undefined;
 
 /**
  * The version of the running server. Every package of the project is released at one version (nx release,
- * fixed), so this package's package.json says it; src/ and dist/ sit beside that file.
+ * fixed), so this package's package.json says it; src/ and dist/ sit beside that file. Required by a literal path
+ * rather than read beside `__dirname`, so that a bundle (the `assistant` command) carries it inside.
  */
 export function serverPackageVersion(): string {
-  version ??= (
-    JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string }
-  ).version;
+  version ??= (require('../../../package.json') as { version: string }).version;
   return version;
 }
