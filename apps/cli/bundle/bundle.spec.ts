@@ -18,7 +18,12 @@ interface BundleResult {
     inputs: Record<string, unknown>;
     outputs: Record<
       string,
-      { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }
+      {
+        imports: { path: string; kind: string; external?: boolean }[];
+        inputs: Record<string, unknown>;
+        entryPoint?: string;
+        exports: string[];
+      }
     >;
   };
 }
@@ -103,6 +108,19 @@ it('leaves no `require` of a computed name in our own code: each is bundled or n
     })
     .filter((place) => !place.startsWith('node_modules/'));
   expect(computed).toEqual([]);
+});
+
+it('gives an import() of a CommonJS module the names Node gives it, as the commands and the drivers use them', () => {
+  // `const { backupSelfHost } = await import('@assistant/self-host')`, `const { createClient } = await
+  // import('webdav')`: a chunk exporting only `default` would leave them undefined.
+  const exportsOf = (module: RegExp) =>
+    Object.values(bundle.metafile.outputs).find((output) => module.test(output.entryPoint ?? ''))?.exports;
+  expect(exportsOf(/libs\/self-host\/dist\/index\.js$/)).toEqual(
+    expect.arrayContaining(['default', 'backupSelfHost', 'restoreSelfHost', 'addSelfHostAccount']),
+  );
+  expect(exportsOf(/node_modules\/webdav\/dist\/node\/index\.js$/)).toEqual(
+    expect.arrayContaining(['default', 'createClient']),
+  );
 });
 
 /** The inputs of `output` and of every output it imports statically, transitively. */

@@ -35,7 +35,12 @@ function exportNames(file, seen = new Set()) {
   const { exports, reexports } = parse(readFileSync(file, 'utf8'));
   const names = new Set(exports);
   for (const request of reexports) {
-    const target = createRequire(file).resolve(request);
+    let target;
+    try {
+      target = createRequire(file).resolve(request);
+    } catch {
+      continue; // Node skips a re-export it cannot resolve too
+    }
     if (isCommonJs(target)) for (const name of exportNames(target, seen)) names.add(name);
   }
   names.delete('default');
