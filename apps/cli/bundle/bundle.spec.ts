@@ -3,7 +3,8 @@
  * what the CLI's package.json declares, at the ranges the libraries name; `assistant chat` reaches neither oclif nor
  * the server; its source maps lead to our TypeScript sources; the notices name every package inside.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import { join } from 'node:path';
 
@@ -26,6 +27,10 @@ interface BundleResult {
       }
     >;
   };
+}
+interface RuntimeModule {
+  CARRIED_PACKAGES: Record<string, string>;
+  commonJsScope(url: string): { require: NodeJS.Require };
 }
 interface RulesModule {
   NOT_INSTALLED: Record<string, string>;
@@ -121,6 +126,32 @@ it('gives an import() of a CommonJS module the names Node gives it, as the comma
   expect(exportsOf(/node_modules\/webdav\/dist\/node\/index\.js$/)).toEqual(
     expect.arrayContaining(['default', 'createClient']),
   );
+});
+
+it('carries the packages the web tools hand to their worker threads as files of its own, which its require.resolve names', async () => {
+  // @assistant/tools-web starts its workers with require.resolve('linkedom') and '@mozilla/readability': in the
+  // bundle those name the files beside it, and the worker requires them from there.
+  const runtime = (await nativeImport(join(__dirname, 'runtime.mjs'))) as RuntimeModule;
+  const folder = mkdtempSync(join(tmpdir(), 'assistant-bundle-'));
+  try {
+    for (const file of Object.values(runtime.CARRIED_PACKAGES))
+      writeFileSync(join(folder, file), fileOf(file));
+    const { require } = runtime.commonJsScope(`file://${join(folder, 'chunk.mjs')}`);
+    // What the worker does with them (libs/tools/web/src/lib/article-worker.ts), typed as far as this test reads.
+    const { parseHTML } = require(require.resolve('linkedom')) as {
+      parseHTML(html: string): { document: unknown };
+    };
+    const { Readability } = require(require.resolve('@mozilla/readability')) as {
+      Readability: new (document: unknown, options: object) => { parse(): { textContent?: string } | null };
+    };
+    const paragraph = `<p>${'The bakery opens at seven and bakes bread every morning. '.repeat(8)}</p>`;
+    const { document } = parseHTML(
+      `<html><body><nav>Menu</nav><article><h1>Hours</h1>${paragraph}</article></body></html>`,
+    );
+    expect(new Readability(document, { charThreshold: 100 }).parse()?.textContent).toContain('bakes bread');
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
 
 /** The inputs of `output` and of every output it imports statically, transitively. */
