@@ -229,7 +229,7 @@ it('sends text deltas that come quickly together, and a delta after a pause or a
     expect(await eventually(length, (n) => n === 3)).toBe(3);
     expect(pipelines).toHaveBeenCalledTimes(2);
 
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await new Promise((resolve) => setTimeout(resolve, 60));
     a.append('qry_burst', delta('d'));
     await endOfTick();
     // Long enough after the last write, a delta goes at once: a slow stream's tokens one by one.

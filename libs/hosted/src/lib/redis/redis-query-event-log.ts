@@ -29,14 +29,15 @@ const LOCAL_RETENTION_MS = 30_000;
 /**
  * Text deltas go to Redis at most once per this many milliseconds, with whatever else came meanwhile: a pipeline
  * costs this process a round trip whatever it carries (~0.3 ms of CPU for a lone stream, whose process sleeps
- * between tokens), and one per token made a lone stream's Redis writes cost more than the rest of its work. A
+ * between tokens), and one per token made a lone stream's Redis writes cost more than the rest of its work; at
+ * 20 ms, a stream of a token every 5 ms still cost 1.6× the self-hosted server's CPU (decision 0015). A
  * delta that comes when the last write is older than this is sent at the end of its tick (a slow stream's tokens
  * one by one, as they come); one that comes sooner waits for the next delta that does, and goes with it in the
  * same wake-up of the process — or by itself this long after it came, if none does. This process's own streams
  * hear every event at once, other instances' followers a delta at most this much later; any other event (a tool
  * call, a confirmation asked for, the end) is sent at the end of its tick, with the deltas before it.
  */
-const DELTA_WRITE_INTERVAL_MS = 20;
+const DELTA_WRITE_INTERVAL_MS = 50;
 /** After a write that failed (Redis away), how soon it is sent again (and at once when the connection is back). */
 const RETRY_MS = 500;
 /**
