@@ -81,11 +81,11 @@ export class Sql {
   }
 
   /**
-   * Runs writes in order, each complete before the next starts, for callers that need their order but not their
-   * atomicity. On SQLite as one transaction (writeTogether): one commit instead of one per statement, and each
-   * commit writes every page it touched to the WAL, so two statements on the same pages write them once. On
-   * PostgreSQL as one batch too (writeTogether): one round trip instead of one per statement (the write-behind
-   * of 50 running queries' events is 50 statements), all or nothing.
+   * Runs writes in order, each complete before the next starts, for callers that need their order and not
+   * necessarily their atomicity — they get it all the same, as one transaction (writeTogether). On SQLite: one
+   * commit instead of one per statement, and each commit writes every page it touched to the WAL, so two
+   * statements on the same pages write them once. On PostgreSQL: one round trip instead of one per statement
+   * (the write-behind of 50 running queries' events is 50 statements).
    */
   async writeInOrder(statements: ReadonlyArray<SqlStatement>): Promise<void> {
     return this.writeTogether(statements);

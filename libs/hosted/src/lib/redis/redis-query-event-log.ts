@@ -54,8 +54,8 @@ const MAX_WAITING_EVENTS = 100_000;
  * that the stream has already (a write sent again after a failure that was not one) is skipped.
  *
  * KEYS[1] the record, KEYS[2] the stream; ARGV: the lifetime (s) to give both keys after the writes (0: none),
- * the events' field, the first event's sequence number, the number of events, each event's JSON, then the
- * record's fields and values to set.
+ * the events' field, the first event's sequence number (the entry ids are `streamId`'s), the number of events
+ * (consecutive), each event's JSON, then the record's fields and values to set.
  */
 const WRITE_QUERY = `
 local first = tonumber(ARGV[3])
