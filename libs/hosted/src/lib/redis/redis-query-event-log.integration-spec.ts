@@ -234,6 +234,8 @@ it('sends text deltas that come quickly together, and a delta after a pause or a
     await endOfTick();
     // Long enough after the last write, a delta goes at once: a slow stream's tokens one by one.
     expect(pipelines).toHaveBeenCalledTimes(3);
+    // (Pipelines go one at a time: the next is sent once Redis has answered this one.)
+    expect(await eventually(length, (n) => n === 4)).toBe(4);
 
     a.append('qry_burst', delta('e'));
     a.append('qry_burst', {
