@@ -33,6 +33,8 @@ const LAPSED_ORPHANED_AFTER_MS = 20_000;
 /** How long finished queries keep every event; then only the terminal one (SPEC §4 asks for 15 minutes). */
 const EVENTS_KEPT_MS = 24 * 3_600_000;
 const PRUNE_EVERY_MS = 3_600_000;
+/** How long a stopped process's heartbeat row is kept (it vouches for nothing after a minute; it is harmless). */
+const RUNNERS_KEPT_MS = 24 * 3_600_000;
 
 /**
  * Ends the runs that a stopped or crashed process left unfinished, where every reader looks (SECURITY B8): each
@@ -44,9 +46,10 @@ const PRUNE_EVERY_MS = 3_600_000;
  * - self-hosted: all unfinished ones, at start-up. One process serves an installation (the data-directory
  *   lock), so nothing else can be running them.
  * - hosted: several processes share the database, so a process never takes another's runs at start-up. Each
- *   renews the heartbeat of its own runs every 5 s; a run without one for 20 s whose process's lease in Redis has
- *   lapsed, or without one for 60 s, is an orphan, found by any process's sweep (at start-up and every 5 s) and
- *   claimed by exactly one of them.
+ *   renews its heartbeat every 5 s (one row per process, not a write to each of its runs); a run whose process
+ *   has had none for 20 s and whose lease in Redis has lapsed, or none for 60 s, is an orphan (a run younger than
+ *   that is not, whatever its process), found by any process's sweep (at start-up and every 5 s) and claimed by
+ *   exactly one of them.
  *
  * Also trims old queries down to their terminal event, so that token-by-token events do not pile up.
  */
@@ -69,8 +72,9 @@ export class QueryRecovery implements OnApplicationBootstrap, BeforeApplicationS
     if (this.config.deployment === 'self-hosted') {
       await this.endOrphans(new Date());
     } else {
+      await this.heartbeat();
       await this.sweep();
-      this.every(HEARTBEAT_MS, () => this.queries.heartbeat(this.runnerId, new Date()));
+      this.every(HEARTBEAT_MS, () => this.heartbeat());
       this.every(HEARTBEAT_MS, () => this.sweep());
     }
     await this.prune();
@@ -80,6 +84,11 @@ export class QueryRecovery implements OnApplicationBootstrap, BeforeApplicationS
   async beforeApplicationShutdown(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     await Promise.allSettled(this.chores);
+  }
+
+  /** Tells the other processes that this one lives: one row, whatever the number of its runs. */
+  private heartbeat(): Promise<void> {
+    return this.queries.heartbeat(this.runnerId, new Date());
   }
 
   /** The hosted sweep: the runs of processes whose lease lapsed, and those without a heartbeat for long. */
@@ -173,8 +182,9 @@ export class QueryRecovery implements OnApplicationBootstrap, BeforeApplicationS
     }
   }
 
-  private prune(): Promise<void> {
-    return this.queries.pruneEvents(new Date(Date.now() - EVENTS_KEPT_MS));
+  private async prune(): Promise<void> {
+    await this.queries.pruneEvents(new Date(Date.now() - EVENTS_KEPT_MS));
+    await this.queries.forgetRunners(new Date(Date.now() - RUNNERS_KEPT_MS));
   }
 
   /** A chore on a timer: never two at once, failures logged, awaited at shutdown. */

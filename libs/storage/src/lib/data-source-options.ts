@@ -32,6 +32,8 @@ import { ConnectionNamesSqlite1796000000000 } from './migrations/sqlite/17960000
 import { ConnectionNamesPostgres1796000000000 } from './migrations/postgres/1796000000000-connection-names';
 import { QueryEventsOneRowSqlite1796100000000 } from './migrations/sqlite/1796100000000-query-events-one-row';
 import { QueryEventsOneRowPostgres1796100000000 } from './migrations/postgres/1796100000000-query-events-one-row';
+import { QueryRunnersSqlite1796200000000 } from './migrations/sqlite/1796200000000-query-runners';
+import { QueryRunnersPostgres1796200000000 } from './migrations/postgres/1796200000000-query-runners';
 import { sqliteDriver } from './sqlite-driver';
 
 export type DatabaseConfig =
@@ -65,6 +67,7 @@ const MIGRATIONS = {
     QueryOwnerSqlite1795990000000,
     ConnectionNamesSqlite1796000000000,
     QueryEventsOneRowSqlite1796100000000,
+    QueryRunnersSqlite1796200000000,
   ],
   postgres: [
     InitialSchemaPostgres1732233600000,
@@ -80,6 +83,7 @@ const MIGRATIONS = {
     QueryOwnerPostgres1795990000000,
     ConnectionNamesPostgres1796000000000,
     QueryEventsOneRowPostgres1796100000000,
+    QueryRunnersPostgres1796200000000,
   ],
 };
 

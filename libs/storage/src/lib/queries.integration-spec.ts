@@ -1,5 +1,5 @@
 import type { QueryEvent } from '@assistant/contracts';
-import { openTestStorage } from './testing';
+import { openTestStorage, type TestStorage } from './testing';
 import type { Storage } from './storage';
 import { newId } from './ids';
 
@@ -7,12 +7,13 @@ const delta = (n: number): QueryEvent => ({ type: 'output_text.delta', delta: `w
 
 describe.each(['sqlite', 'postgres'] as const)('queries and their events on %s', (dialect) => {
   let storage: Storage;
+  let query: TestStorage['query'];
   let dispose: () => Promise<void>;
   let userId: string;
   let discussionId: string;
 
   beforeAll(async () => {
-    ({ storage, dispose } = await openTestStorage(dialect));
+    ({ storage, query, dispose } = await openTestStorage(dialect));
     userId = (await storage.users.create({ email: `q-${dialect}@example.com`, displayName: 'Q' })).id;
     discussionId = (await storage.discussions.create(userId, 'Queries')).id;
   });
@@ -102,22 +103,56 @@ describe.each(['sqlite', 'postgres'] as const)('queries and their events on %s',
 
   it('tells orphans (no heartbeat for a while) from queries whose process lives, and lets one sweeper claim each', async () => {
     const t0 = new Date(Date.now() - 120_000);
+    const staleBefore = new Date(t0.getTime() + 60_000);
     const alive = await newQuery('runner_alive', t0);
     const dead = await newQuery('runner_dead', t0);
+    const neverBeat = await newQuery('runner_never', t0);
+    const young = await newQuery('runner_never', new Date(staleBefore.getTime() + 1));
     const finished = await newQuery('runner_dead', t0);
     await storage.queries.end(finished, 'completed', t0);
+    await storage.queries.heartbeat('runner_dead', new Date(t0.getTime() + 1_000));
+    await storage.queries.heartbeat('runner_alive', new Date(t0.getTime() + 30_000));
+    // The latest heartbeat of a process is the one that counts.
     await storage.queries.heartbeat('runner_alive', new Date(t0.getTime() + 90_000));
 
-    const staleBefore = new Date(t0.getTime() + 60_000);
     const orphans = (await storage.queries.orphans(staleBefore)).map((q) => q.id);
-    expect(orphans).toContain(dead);
+    expect(orphans).toEqual(expect.arrayContaining([dead, neverBeat]));
     expect(orphans).not.toContain(alive);
+    // Younger than the staleness: its process may not have beaten yet.
+    expect(orphans).not.toContain(young);
     expect(orphans).not.toContain(finished);
 
     expect(await storage.queries.claim(dead, staleBefore, new Date())).toBe(true);
     expect(await storage.queries.claim(dead, staleBefore, new Date())).toBe(false);
     expect((await storage.queries.orphans(staleBefore)).map((q) => q.id)).not.toContain(dead);
+    // A process that beats again before the claim keeps its run.
+    await storage.queries.heartbeat('runner_never', new Date());
+    expect(await storage.queries.claim(neverBeat, staleBefore, new Date())).toBe(false);
   });
+
+  it("keeps a process's heartbeat in one row of its own: no query's row is written by it", async () => {
+    const t0 = new Date(Date.now() - 120_000);
+    const running = await newQuery('runner_busy', t0);
+    const before = await rowOf(running);
+    for (let beat = 1; beat <= 3; beat++)
+      await storage.queries.heartbeat('runner_busy', new Date(t0.getTime() + beat * 5_000));
+
+    expect(await rowOf(running)).toEqual(before);
+    expect(await runnerRows('runner_busy')).toHaveLength(1);
+    // A stopped process's row goes after a while; its runs stay orphans without it.
+    await storage.queries.forgetRunners(new Date(t0.getTime() + 15_001));
+    expect(await runnerRows('runner_busy')).toHaveLength(0);
+    expect((await storage.queries.orphans(new Date(t0.getTime() + 60_000))).map((q) => q.id)).toContain(
+      running,
+    );
+  });
+
+  /** The first placeholder in the dialect's own form. */
+  const first = dialect === 'sqlite' ? '?' : '$1';
+  /** Everything stored of a query, as its row reads. */
+  const rowOf = (queryId: string) => query(`SELECT * FROM queries WHERE id = ${first}`, [queryId]);
+  const runnerRows = (runnerId: string) =>
+    query(`SELECT id FROM query_runners WHERE id = ${first}`, [runnerId]);
 
   it('prunes the events of old finished queries down to the terminal one', async () => {
     const finished = await newQuery();

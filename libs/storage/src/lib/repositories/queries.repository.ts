@@ -60,6 +60,12 @@ const APPEND_AND_END = `UPDATE queries SET
   ended_at = COALESCE(ended_at, ?)
   WHERE id = ?`;
 
+/**
+ * The condition, on a row of `queries`, that its process has no heartbeat as recent as the parameter (a process
+ * that never wrote one, a self-hosted one, or one forgotten, has none).
+ */
+const RUNNER_STALE = `NOT EXISTS (SELECT 1 FROM query_runners r WHERE r.id = queries.runner_id AND r.heartbeat_at >= ?)`;
+
 /** Old finished queries whose events are more than their terminal one (a line break before the last line). */
 const PRUNABLE = `SELECT id, events FROM queries WHERE id < ? AND ended_at IS NOT NULL AND events LIKE ? ORDER BY id LIMIT 200`;
 const PRUNE_BATCH = 200;
@@ -76,7 +82,7 @@ const PRUNE_BATCH = 200;
 export class QueriesRepository {
   constructor(private readonly sql: Sql) {}
 
-  /** Stores a query that starts running; its heartbeat starts at its creation. */
+  /** Stores a query that starts running; until its process's next heartbeat, its creation vouches for it. */
   async create(query: NewQuery): Promise<void> {
     const { sql, params } = this.createStatement(query);
     await this.sql.query(sql, params);
@@ -167,34 +173,52 @@ export class QueriesRepository {
     return eventsOf(String(row.events)).filter((event) => event.sequence_number > after);
   }
 
-  /** Renews the heartbeat of every unfinished query that `runnerId` runs: they are not orphans. */
+  /**
+   * Renews the heartbeat of the process `runnerId`: the unfinished queries it runs are not orphans. One row per
+   * process, not one per query: a query writes the same rows however long it runs.
+   */
   async heartbeat(runnerId: string, at: Date): Promise<void> {
-    await this.sql.query(`UPDATE queries SET heartbeat_at = ? WHERE runner_id = ? AND ended_at IS NULL`, [
-      this.sql.time(at),
-      runnerId,
-    ]);
+    await this.sql.query(
+      `INSERT INTO query_runners (id, heartbeat_at) VALUES (?, ?)
+       ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`,
+      [runnerId, this.sql.time(at)],
+    );
   }
 
-  /** Unfinished queries whose heartbeat is older than `staleBefore`: their process has died. */
+  /**
+   * Unfinished queries whose process has died: neither the query (created, or claimed by a sweeper) nor the
+   * heartbeat of its process is as recent as `staleBefore`.
+   */
   async orphans(staleBefore: Date): Promise<StoredQuery[]> {
+    const stale = this.sql.time(staleBefore);
     const ids = await this.sql.query<Row>(
-      `SELECT id FROM queries WHERE ended_at IS NULL AND heartbeat_at < ? ORDER BY id`,
-      [this.sql.time(staleBefore)],
+      `SELECT id FROM queries WHERE ended_at IS NULL AND heartbeat_at < ? AND ${RUNNER_STALE} ORDER BY id`,
+      [stale, stale],
     );
     const found = await Promise.all(ids.map((row) => this.get(String(row.id))));
     return found.filter((query): query is StoredQuery => query !== null);
   }
 
   /**
-   * Takes an orphan over by renewing its heartbeat, if it is still an orphan: of several processes sweeping at
-   * once, exactly one gets true.
+   * Takes an orphan over by renewing its own heartbeat, if it is still an orphan: of several processes sweeping
+   * at once, exactly one gets true. Should the claimer die before it ends the query, the query becomes an orphan
+   * again once this heartbeat is stale.
    */
   async claim(queryId: string, staleBefore: Date, at: Date): Promise<boolean> {
+    const stale = this.sql.time(staleBefore);
     const changed = await this.sql.execute(
-      `UPDATE queries SET heartbeat_at = ? WHERE id = ? AND ended_at IS NULL AND heartbeat_at < ?`,
-      [this.sql.time(at), queryId, this.sql.time(staleBefore)],
+      `UPDATE queries SET heartbeat_at = ? WHERE id = ? AND ended_at IS NULL AND heartbeat_at < ? AND ${RUNNER_STALE}`,
+      [this.sql.time(at), queryId, stale, stale],
     );
     return changed > 0;
+  }
+
+  /**
+   * Forgets processes whose heartbeat stopped before `before`: their unfinished queries, if any, are orphans
+   * whether their heartbeat row is there or not.
+   */
+  async forgetRunners(before: Date): Promise<void> {
+    await this.sql.query(`DELETE FROM query_runners WHERE heartbeat_at < ?`, [this.sql.time(before)]);
   }
 
   /**
