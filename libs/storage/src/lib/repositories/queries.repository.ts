@@ -114,9 +114,9 @@ export class QueriesRepository {
   /**
    * Appends events of any queries, each after those of its query stored already (a batch stored already is
    * skipped), and marks `ends` ended as `end` does: one row write per query, its end in the same one, and every
-   * write of the call in one commit on SQLite (see `Sql.writeInOrder`). `also` (a query's answer) goes first, in
-   * the same transaction on either database. Events always precede the status that
-   * ends them, so a crash between two writes leaves a state the orphan sweep can finish.
+   * write of the call in one transaction (see `Sql.writeInOrder`: one commit on SQLite, one round trip on
+   * PostgreSQL), `also` (a query's answer) first. Events always precede the status that ends them, so a crash
+   * between two writes leaves a state the orphan sweep can finish.
    */
   async appendEvents(
     events: ReadonlyArray<EventToStore>,
