@@ -23,3 +23,19 @@ export async function startRelayFloor(stubUrl) {
   await waitForOutput(handle, /relay listening on/, 'its address');
   return { handle, url: `http://127.0.0.1:${port}`, pid: handle.child.pid };
 }
+
+/**
+ * Starts the essential-work stream floor (floors/essential-stream-floor.mjs) in its own process: it relays the
+ * stub at `stubUrl` for the tokens of our server's SQLite file `ourFile`, storing its own rows under `dir`.
+ */
+export async function startEssentialStreamFloor(stubUrl, ourFile, dir) {
+  const port = await freePort();
+  const handle = spawnNode(
+    'essential stream floor',
+    floorScript('essential-stream-floor.mjs'),
+    [String(port), stubUrl, ourFile, dir],
+    process.env,
+  );
+  await waitForOutput(handle, /essential floor listening on/, 'its address');
+  return { handle, url: `http://127.0.0.1:${port}`, pid: handle.child.pid };
+}

@@ -107,8 +107,10 @@ function directQuery(target, text, tokens) {
   return doneTerminatedQuery(target, request, (chunk) => chunk.choices?.[0]?.delta?.content, tokens);
 }
 
+/** The relay floors: the bare relay (no token) and the essential-work floor (a bearer token). */
 function relayQuery(target, text, tokens) {
-  const request = { url: `${target.url}/v1/query`, headers: {}, body: { text } };
+  const headers = target.token ? { authorization: `Bearer ${target.token}` } : {};
+  const request = { url: `${target.url}/v1/query`, headers, body: { text } };
   return doneTerminatedQuery(target, request, (data) => data.delta, tokens);
 }
 

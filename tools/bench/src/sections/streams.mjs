@@ -1,7 +1,10 @@
-// Issue 10 and 23, P1–P4: the query stream against the model stub directly and against the bare relay floor.
+// Issue 10 and 23, P1–P4: the query stream against the model stub directly, the bare relay floor and the floor
+// doing the essential work.
 //
 // Paths, all streaming the same stub (its own process; N timestamped tokens `interval` ms apart):
 //   direct  the stub itself;  relay  floors/relay-server.mjs (its own process);
+//   essential  floors/essential-stream-floor.mjs: the relay plus the product's essential work (the token checked
+//           against our file, the question and the answer stored in a commit each; decision 0014, proposed);
 //   ours    our self-hosted server (SQLite);  hosted  our hosted API (PostgreSQL + Redis), with --hosted.
 // After warm-up, every round runs each path at 1 query (`single` queries one after another) and at `atOnce`
 // concurrent queries, rotating which path goes first. Per round and path: p50 TTFT and p50/p99 per-token transit
@@ -15,7 +18,8 @@
 // Any query whose tokens were lost, duplicated, merged or out of order, or whose stream did not end properly, is
 // a failure of the bench (not a figure): it is listed and makes the report exit non-zero.
 import { adaptiveRounds, describeRule } from '../lib/adaptive-rounds.mjs';
-import { startRelayFloor } from '../lib/floors.mjs';
+import { join } from 'node:path';
+import { startEssentialStreamFloor, startRelayFloor } from '../lib/floors.mjs';
 import { startHostedServer, watchBackendsCpu } from '../lib/hosted.mjs';
 import { median, processCpuSeconds, rotated } from '../lib/measure.mjs';
 import { stopProcess } from '../lib/processes.mjs';
@@ -92,6 +96,46 @@ function figuresAgainstRelay(name, atOnce) {
   ];
 }
 
+/**
+ * Decision 0014 (proposed): the self-hosted server against the floor doing the essential work, with the targets
+ * the issue sets against the relay.
+ */
+function figuresAgainstEssentialFloor(atOnce) {
+  const proposed = ' (proposed, decision 0014)';
+  return [
+    {
+      key: 'ours.ttftOverEssential',
+      id: 'P1 (essential floor)',
+      metric: 'TTFT added over direct, 1 query (p50), against the essential-work floor',
+      compare: 'difference',
+      target: { op: '<=', limit: TARGETS.ttftAddedOverRelayMs * 1e6 },
+      targetText: `≤ floor + ${TARGETS.ttftAddedOverRelayMs} ms${proposed}`,
+      show: ms,
+      values: (r) => ({ ours: r.added('ours', 'ttftP50'), floor: r.added('essential', 'ttftP50') }),
+    },
+    {
+      key: 'ours.ttftP99OverEssential',
+      id: 'P1b (essential floor)',
+      metric: `TTFT p99, ${atOnce} concurrent, against the essential-work floor`,
+      compare: 'ratio',
+      target: { op: '<=', limit: TARGETS.ttftP99AtOnceRatio },
+      targetText: `≤ ${TARGETS.ttftP99AtOnceRatio} × floor${proposed}`,
+      show: ms,
+      values: (r) => ({ ours: r.at('ours', 'ttftP99', atOnce), floor: r.at('essential', 'ttftP99', atOnce) }),
+    },
+    {
+      key: 'ours.cpuOverEssential',
+      id: 'P3 (essential floor)',
+      metric: 'CPU per streamed token (server), against the essential-work floor',
+      compare: 'ratio',
+      target: { op: '<=', limit: TARGETS.cpuPerTokenRatio },
+      targetText: `≤ ${TARGETS.cpuPerTokenRatio} × floor${proposed}`,
+      show: (seconds) => us(seconds * 1e9),
+      values: (r) => ({ ours: r.cpuPerToken('ours'), floor: r.cpuPerToken('essential') }),
+    },
+  ];
+}
+
 /** Issue 23: the hosted API against the self-hosted server of the same round. */
 function hostedAgainstSelfHosted() {
   const limit = TARGETS.hostedOverSelfHosted;
@@ -124,6 +168,11 @@ export async function streams(ctx) {
   const stub = await ctx.stub();
   const relay = await startRelayFloor(stub.url);
   const ours = await startOurServer(options.server, streamingEnv(stub.url));
+  const essential = await startEssentialStreamFloor(
+    stub.url,
+    join(ours.dataDir, 'assistant.sqlite'),
+    ours.dataDir,
+  );
   const hosted = options.hosted
     ? await startHostedServer(options.databaseUrl, options.redisUrl, streamingEnv(stub.url))
     : null;
@@ -131,6 +180,7 @@ export async function streams(ctx) {
   const paths = {
     direct: { target: streamTarget('direct', stub.url), pid: null },
     relay: { target: streamTarget('relay', relay.url), pid: relay.pid },
+    essential: { target: streamTarget('relay', essential.url, ours.token), pid: essential.pid },
     ours: { target: streamTarget('ours', ours.baseUrl, ours.token), pid: ours.pid },
     ...(hosted
       ? { hosted: { target: streamTarget('ours', hosted.baseUrl, hosted.token), pid: hosted.pid } }
@@ -161,6 +211,7 @@ export async function streams(ctx) {
 
     const figures = [
       ...figuresAgainstRelay('ours', options.atOnce),
+      ...figuresAgainstEssentialFloor(options.atOnce),
       ...(hosted ? [...figuresAgainstRelay('hosted', options.atOnce), ...hostedAgainstSelfHosted()] : []),
     ];
     const direct = { ttftP50: [], delayP50: [], delayP99: [] };
@@ -223,6 +274,8 @@ export async function streams(ctx) {
   } finally {
     for (const { target } of Object.values(paths)) target.agent.destroy();
     await backends?.close();
-    await Promise.all([relay.handle, ours.handle, hosted?.handle].filter(Boolean).map(stopProcess));
+    await Promise.all(
+      [relay.handle, essential.handle, ours.handle, hosted?.handle].filter(Boolean).map(stopProcess),
+    );
   }
 }
