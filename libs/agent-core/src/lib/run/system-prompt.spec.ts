@@ -35,6 +35,16 @@ describe('systemPrompt', () => {
       'It is Friday 2026-11-27, 12:30 (GMT+13) for the user (time zone Pacific/Auckland)',
     );
   });
+
+  it('tells the minute of the time asked, however often it is asked', () => {
+    const at = (iso: string) => localNow(new Date(iso), 'Europe/Paris');
+    expect(at('2026-03-29T00:59:59.999Z')).toBe('Sunday 2026-03-29, 01:59 (GMT+1)');
+    // The next minute is summer time: the offset changes with it.
+    expect(at('2026-03-29T01:00:00.000Z')).toBe('Sunday 2026-03-29, 03:00 (GMT+2)');
+    expect(at('2026-03-29T01:00:59.999Z')).toBe('Sunday 2026-03-29, 03:00 (GMT+2)');
+    expect(at('2026-03-29T01:05:00.000Z')).toBe('Sunday 2026-03-29, 03:05 (GMT+2)');
+    expect(at('2026-03-29T00:59:00.000Z')).toBe('Sunday 2026-03-29, 01:59 (GMT+1)');
+  });
 });
 
 describe('historyWithin', () => {
