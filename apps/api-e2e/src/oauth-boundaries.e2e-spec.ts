@@ -12,7 +12,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-node20';
 import { RATE_LIMIT_HEADERS } from '@assistant/contracts';
 import { CookieBrowser } from './support/browser';
 import { BUILT, startServer } from './support/processes';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-node20';
 import { BUILT, run, startServer, WORKSPACE_ROOT, type ServerProcess } from './support/processes';
 import { CookieBrowser } from './support/browser';
 

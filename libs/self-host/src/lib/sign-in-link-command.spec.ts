@@ -5,11 +5,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { sqliteDriver } from '@assistant/storage/testing';
 import { openStorage, sqliteFileIn, type Storage } from '@assistant/storage';
 import { useSignInLink } from '@assistant/web';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { issueAccountSignInLink, issueSelfHostSignInLink } from './sign-in-link-command';
+
+/** The driver the server opens its file with: a test reads and changes that file as the server would. */
+const Database = sqliteDriver();
 
 let dataDir: string;
 let lock: DataDirLock;

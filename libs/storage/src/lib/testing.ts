@@ -7,6 +7,9 @@ import { openDatabase, type Storage } from './storage';
 import { postgresConfigFromUrl, type DatabaseConfig, type Dialect } from './data-source-options';
 import { onNodeSqlite } from './sqlite-driver';
 
+/** The SQLite driver the server opens its file with (Node's own from 22.16), for a test that looks at that file. */
+export { sqliteDriver } from './sqlite-driver';
+
 export const TEST_DATABASE_URL =
   process.env.ASSISTANT_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
