@@ -6,6 +6,15 @@ import { Route, RouteBody, RouteQuery, ApiError } from '@assistant/server-kit';
 import { QueriesService } from './queries.service';
 import { QueryStreamer } from './query-streamer';
 
+/**
+ * How long a resume waits for the event its Last-Event-ID names to be known here before refusing it. On the hosted
+ * API an instance hears another's text deltas through Redis, up to 50 ms after the runner's own streams had them
+ * (redis-query-event-log.ts): a client that resumes on another instance at once may have seen events this one
+ * does not know yet. A running query only; one that has ended is known whole.
+ */
+const CATCH_UP_MS = 250;
+const CATCH_UP_POLL_MS = 10;
+
 @Controller()
 export class QueriesController {
   constructor(
@@ -39,9 +48,14 @@ export class QueriesController {
     @Headers('last-event-id') lastEventId: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const record = await this.queries.find(p, id);
+    let record = await this.queries.find(p, id);
     const after = lastEventId !== undefined ? parseLastEventId(lastEventId) : (query.after ?? 0);
-    if (after > this.queries.present(record).last_event_id) {
+    const deadline = performance.now() + CATCH_UP_MS;
+    while (after > record.lastEventId && record.endedAt === null && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, CATCH_UP_POLL_MS));
+      record = await this.queries.find(p, id);
+    }
+    if (after > record.lastEventId) {
       const field = lastEventId !== undefined ? 'Last-Event-ID' : 'after';
       throw ApiError.validation([{ field, message: 'is beyond the last event of this query' }]);
     }

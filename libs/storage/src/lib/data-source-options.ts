@@ -142,6 +142,12 @@ export function dataSourceOptions(config: DatabaseConfig): DataSourceOptions {
     migrations: MIGRATIONS.postgres,
     extra: {
       max: 10,
+      // pg's default closes a connection idle for 10 s, so a service quiet for a few seconds and then busy again
+      // reopens its connections, and each new PostgreSQL backend costs milliseconds of CPU (fork, authentication,
+      // the catalog caches warming up, the named statements prepared again) on the query that waits for it. Five
+      // minutes keeps them across the lulls of a live service and still gives them back to the database when an
+      // instance has been idle for a while (at most `max` connections per instance either way).
+      idleTimeoutMillis: 300_000,
       connectionTimeoutMillis: 5_000,
       ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
     },

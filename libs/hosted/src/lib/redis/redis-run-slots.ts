@@ -21,6 +21,15 @@ redis.call('ZADD', KEYS[1], nowMs + tonumber(ARGV[3]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return taken + 1
 `;
+/**
+ * TAKE_SLOT's name on the command connection: ioredis sends it by its digest (EVALSHA) once Redis has it, not
+ * its whole text with every query as EVAL does (which Redis then hashes again to find its compiled copy).
+ */
+const TAKE_SLOT_COMMAND = 'assistantTakeRunSlot';
+
+/** The command connection, with TAKE_SLOT defined on it. */
+type WithTakeSlot = RedisConnections['command'] &
+  Record<typeof TAKE_SLOT_COMMAND, (key: string, ...args: Array<string | number>) => Promise<unknown>>;
 
 /** The concurrent-run cap shared by every instance of the hosted service. */
 export class RedisRunSlots implements RunSlots {
@@ -33,14 +42,17 @@ export class RedisRunSlots implements RunSlots {
     private readonly limit: number,
     private readonly slotLifetimeMs: number,
     private readonly onError: (error: unknown, what: string) => void,
-  ) {}
+  ) {
+    redis.command.defineCommand(TAKE_SLOT_COMMAND, { numberOfKeys: 1, lua: TAKE_SLOT });
+  }
 
   async take(userId: string): Promise<ReleaseRunSlot> {
     const key = this.redis.key('slots', userId);
     const slot = randomBytes(8).toString('hex');
     let taken: number;
     try {
-      taken = Number(await this.redis.command.eval(TAKE_SLOT, 1, key, slot, this.limit, this.slotLifetimeMs));
+      const command = this.redis.command as WithTakeSlot;
+      taken = Number(await command[TAKE_SLOT_COMMAND](key, slot, this.limit, this.slotLifetimeMs));
     } catch (error) {
       this.onError(error, 'could not take a run slot');
       throw redisUnavailable('starting a query');
