@@ -120,8 +120,21 @@ export class Sql {
       .then((result) => result.rows);
   }
 
-  async one<Row>(sql: string, params: unknown[]): Promise<Row | null> {
-    return (await this.query<Row>(sql, params))[0] ?? null;
+  /**
+   * The first row of a read, or null. On SQLite, the statement's `get`: it stops at that row (no array, no step to
+   * the end of the results), and the promise is made already settled, one for the whole read (`GET /me` reads its
+   * user this way on every request).
+   */
+  one<Row>(sql: string, params: unknown[]): Promise<Row | null> {
+    if (this.dialect !== 'sqlite') return this.query<Row>(sql, params).then((rows) => rows[0] ?? null);
+    try {
+      const statement = this.sqliteStatement(sql);
+      if (statement.reader) return Promise.resolve((statement.get(...params) as Row | undefined) ?? null);
+      statement.run(...params);
+      return Promise.resolve(null);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Runs a write and returns how many rows it changed (the two drivers report it in different shapes). */

@@ -14,8 +14,12 @@ export class AccountService {
     private readonly catalog: ToolCatalog,
   ) {}
 
-  async describe(principal: Principal): Promise<Account> {
-    return this.present(await this.user(principal), principal);
+  /** A `then` rather than async functions awaiting one another: `GET /me` runs it on every request. */
+  describe(principal: Principal): Promise<Account> {
+    return this.users.findById(principal.userId).then((user) => {
+      if (!user) throw ApiError.notFound('account');
+      return this.present(user, principal);
+    });
   }
 
   /** Sets the tools the assistant may use without asking; every name must be a tool this server has. */
@@ -29,12 +33,6 @@ export class AccountService {
     }
     await this.users.setAutoApprovedTools(principal.userId, [...new Set(body.auto_approved_tools)]);
     return this.describe(principal);
-  }
-
-  private async user(principal: Principal): Promise<UserEntity> {
-    const user = await this.users.findById(principal.userId);
-    if (!user) throw ApiError.notFound('account');
-    return user;
   }
 
   private present(user: UserEntity, principal: Principal): Account {

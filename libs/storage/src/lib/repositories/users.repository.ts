@@ -26,12 +26,11 @@ export class UsersRepository {
     return user;
   }
 
-  async findById(id: string): Promise<UserEntity | null> {
-    const row = await this.sql.one<Record<string, unknown>>(
-      `SELECT ${USER_COLUMNS} FROM users WHERE id = ?`,
-      [id],
-    );
-    return row && userFromRow(row);
+  /** A `then` rather than an async function: one promise less on every request that reads its caller's account. */
+  findById(id: string): Promise<UserEntity | null> {
+    return this.sql
+      .one<Record<string, unknown>>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id])
+      .then((row) => row && userFromRow(row));
   }
 
   async findByEmail(email: string): Promise<UserEntity | null> {
