@@ -14,12 +14,12 @@ export class AccountService {
     private readonly catalog: ToolCatalog,
   ) {}
 
-  /** A `then` rather than async functions awaiting one another: `GET /me` runs it on every request. */
-  describe(principal: Principal): Promise<Account> {
-    return this.users.findById(principal.userId).then((user) => {
-      if (!user) throw ApiError.notFound('account');
-      return this.present(user, principal);
-    });
+  /** At once when the user is read at once (SQLite): `GET /me` runs it on every request. */
+  describe(principal: Principal): Account | Promise<Account> {
+    const user = this.users.findById(principal.userId);
+    return user instanceof Promise
+      ? user.then((settled) => this.present(settled, principal))
+      : this.present(user, principal);
   }
 
   /** Sets the tools the assistant may use without asking; every name must be a tool this server has. */
@@ -35,7 +35,8 @@ export class AccountService {
     return this.describe(principal);
   }
 
-  private present(user: UserEntity, principal: Principal): Account {
+  private present(user: UserEntity | null, principal: Principal): Account {
+    if (!user) throw ApiError.notFound('account');
     return {
       id: user.id,
       email: user.email,
