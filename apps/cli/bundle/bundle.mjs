@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { dependencyRules, externalPackages, installClosure } from './dependency-rules.mjs';
 import { commonJsNamespaces } from './commonjs-namespaces.mjs';
+import { withCheapNames } from './function-names.mjs';
 import { bundledPackages, noticesText } from './notices.mjs';
 import { CARRIED_PACKAGES } from './runtime.mjs';
 import { ownMapsOfThirdPartyIgnored, readableSourceMap } from './source-maps.mjs';
@@ -92,7 +93,8 @@ function commonOptions(plugins) {
     // As Node resolves: no bundler-only `module` condition.
     conditions: [],
     // Classes and functions keep their names (esbuild renames some when it moves them): Nest, TypeORM and error
-    // messages read them.
+    // messages read them. Its helper is made cheap for the functions that have their names already
+    // (function-names.mjs).
     keepNames: true,
     sourcemap: 'linked',
     outdir: OUT_DIR,
@@ -156,10 +158,12 @@ export async function bundleCli({ write = true } = {}) {
       .map((input) => join(CLI_ROOT, input)),
   );
   const packages = bundledPackages(inputs);
-  const files = [...bundle.outputFiles, ...beside.outputFiles].map((file) => ({
-    path: file.path,
-    text: file.path.endsWith('.map') ? readableSourceMap(file.text, OUT_DIR, REPOSITORY_ROOT) : file.text,
-  }));
+  const files = withCheapNames(
+    [...bundle.outputFiles, ...beside.outputFiles].map((file) => ({
+      path: file.path,
+      text: file.path.endsWith('.map') ? readableSourceMap(file.text, OUT_DIR, REPOSITORY_ROOT) : file.text,
+    })),
+  );
   files.push(
     {
       path: join(OUT_DIR, RUNTIME_FILE),

@@ -180,6 +180,17 @@ it('`assistant chat` loads neither oclif, the server, zod nor undici (decision 0
   expect(staticallyLoaded(serve).some((input) => /libs\/server\//.test(input))).toBe(true);
 });
 
+it('gives functions their names with a helper that leaves a right name alone (function-names.mjs)', () => {
+  const code = bundle.files.filter((file) => /\.[cm]js$/.test(file.name));
+  const helpers = code.flatMap((file) => file.text.match(/^var __name = .*$/gm) ?? []);
+  expect(helpers.length).toBeGreaterThan(0);
+  expect(new Set(helpers)).toEqual(
+    new Set([
+      'var __name = (target, value) => target.name === value ? target : __defProp(target, "name", { value, configurable: true });',
+    ]),
+  );
+});
+
 describe('the source maps', () => {
   /** Where `text` starts in the bundle file `name`, and what its map says is there. */
   function originOf(name: string, text: string) {

@@ -231,7 +231,7 @@ class NodeSqliteStatement implements SqliteStatement {
     } catch (error) {
       throw fromNodeSqlite(error);
     }
-    return row === undefined ? undefined : plainRows([row])[0];
+    return row === undefined ? undefined : plainRow(row, Object.keys(row));
   }
 
   all(...params: unknown[]): unknown[] {
@@ -253,17 +253,19 @@ class NodeSqliteStatement implements SqliteStatement {
 function plainRows(rows: Row[]): Row[] {
   if (rows.length === 0) return rows;
   const columns = Object.keys(rows[0]);
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    const plain: Row = {};
-    for (const column of columns) {
-      const value = row[column];
-      // node:sqlite gives null, numbers, bigints, strings and Uint8Arrays: an object is a BLOB.
-      plain[column] = typeof value === 'object' && value !== null ? blob(value as Uint8Array) : value;
-    }
-    rows[i] = plain;
-  }
+  for (let i = 0; i < rows.length; i++) rows[i] = plainRow(rows[i], columns);
   return rows;
+}
+
+/** One row of `plainRows`, whose `columns` are given (`get`'s one row needs no array around it). */
+function plainRow(row: Row, columns: readonly string[]): Row {
+  const plain: Row = {};
+  for (const column of columns) {
+    const value = row[column];
+    // node:sqlite gives null, numbers, bigints, strings and Uint8Arrays: an object is a BLOB.
+    plain[column] = typeof value === 'object' && value !== null ? blob(value as Uint8Array) : value;
+  }
+  return plain;
 }
 
 function blob(value: Uint8Array): Buffer {

@@ -57,6 +57,25 @@ describe.each(['sqlite', 'postgres'] as const)('plain SQL on %s', (dialect: Dial
     }
   });
 
+  it('reads one row: the first of several, or null', async () => {
+    const { storage, sql, dispose } = await openPlainSql(dialect);
+    try {
+      const ada = await storage.users.create({ email: 'ada@example.com', displayName: 'Ada' });
+      const bob = await storage.users.create({ email: 'bob@example.com', displayName: 'Bob' });
+      const first = [ada.id, bob.id].sort()[0];
+      expect(await sql.one('SELECT id FROM users ORDER BY id', [])).toEqual({ id: first });
+      expect(await sql.one('SELECT id FROM users WHERE id = ?', ['usr_none'])).toBeNull();
+      expect((await storage.users.findById(bob.id))?.displayName).toBe('Bob');
+      const failure = await sql.one('SELECT id FROM no_such_table', []).then(
+        () => 'no error',
+        (error: unknown) => String((error as Error).message),
+      );
+      expect(failure).toMatch(/no_such_table/);
+    } finally {
+      await dispose();
+    }
+  });
+
   it('writes statements together or not at all, and counts the rows a write changed', async () => {
     const { storage, sql, dispose } = await openPlainSql(dialect);
     try {

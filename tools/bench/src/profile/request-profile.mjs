@@ -32,7 +32,7 @@ import {
   stopProcess,
   waitForOutput,
 } from '../lib/processes.mjs';
-import { DEFAULT_SERVER, listeningAddress, ourServerEnv, readToken } from '../lib/server.mjs';
+import { DEFAULT_SERVER, listeningAddress, ourServerEnv, readToken, serverArgs } from '../lib/server.mjs';
 import { perfAvailable, perfCategories, startPerf } from './perf-samples.mjs';
 
 const OPTIONS = {
@@ -69,7 +69,7 @@ const PROFILED_NODE_ARGS = [
 async function startOurs(name, entry, nodeArgs) {
   const dataDir = makeTempDir('assistant-profile-data-');
   const port = await freePort();
-  const handle = spawnNode(name, resolve(entry), [], ourServerEnv(dataDir, port), {
+  const handle = spawnNode(name, resolve(entry), serverArgs(entry), ourServerEnv(dataDir, port), {
     maxOutput: 500,
     nodeArgs,
   });

@@ -14,8 +14,12 @@ export class AccountService {
     private readonly catalog: ToolCatalog,
   ) {}
 
-  async describe(principal: Principal): Promise<Account> {
-    return this.present(await this.user(principal), principal);
+  /** At once when the user is read at once (SQLite): `GET /me` runs it on every request. */
+  describe(principal: Principal): Account | Promise<Account> {
+    const user = this.users.findById(principal.userId);
+    return user instanceof Promise
+      ? user.then((settled) => this.present(settled, principal))
+      : this.present(user, principal);
   }
 
   /** Sets the tools the assistant may use without asking; every name must be a tool this server has. */
@@ -31,13 +35,8 @@ export class AccountService {
     return this.describe(principal);
   }
 
-  private async user(principal: Principal): Promise<UserEntity> {
-    const user = await this.users.findById(principal.userId);
+  private present(user: UserEntity | null, principal: Principal): Account {
     if (!user) throw ApiError.notFound('account');
-    return user;
-  }
-
-  private present(user: UserEntity, principal: Principal): Account {
     return {
       id: user.id,
       email: user.email,

@@ -9,7 +9,7 @@ export class MeController {
   constructor(private readonly accounts: AccountService) {}
 
   @Route('getMe')
-  me(@CurrentPrincipal() principal: Principal): Promise<Account> {
+  me(@CurrentPrincipal() principal: Principal): Account | Promise<Account> {
     return this.accounts.describe(principal);
   }
 
