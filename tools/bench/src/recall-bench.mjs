@@ -26,7 +26,14 @@ import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { percentile } from './lib/measure.mjs';
 import { optionHelpLines, parseOptionTable } from './lib/options.mjs';
-import { DEFAULT_SERVER, REPO_ROOT, ourServerEnv, readToken, serverArgs } from './lib/server.mjs';
+import {
+  DEFAULT_SERVER,
+  REPO_ROOT,
+  ourServerEnv,
+  readToken,
+  serverArgs,
+  sqliteDriver,
+} from './lib/server.mjs';
 import {
   freePort,
   installSignalHandlers,
@@ -137,7 +144,7 @@ async function seedSqlite(file, memories) {
 
 /** Inserts `memories` memories of `userId` with multi-row INSERTs in one transaction (the FTS triggers run). */
 function insertSqliteMemories(file, userId, memories) {
-  const Database = requireFromStorage('better-sqlite3');
+  const Database = sqliteDriver();
   const db = new Database(file);
   db.pragma('busy_timeout = 5000');
   const batch = 500;
@@ -168,7 +175,7 @@ async function measureSqlite(options, report) {
   report(`sqlite: ${options.sqliteMemories} memories of 1 user seeded in ${Date.now() - seedStart} ms`);
   const { openStorage } = requireFromStorage('@assistant/storage');
   const storage = await openStorage({ dialect: 'sqlite', file }, { migrations: 'run' });
-  const Database = requireFromStorage('better-sqlite3');
+  const Database = sqliteDriver();
   const raw = new Database(file, { readonly: true });
   const results = {};
   try {
@@ -251,7 +258,7 @@ async function measureSqliteHttp(options, report) {
     const response = await fetch(url, { headers });
     await response.arrayBuffer();
   }, options);
-  const Database = requireFromStorage('better-sqlite3');
+  const Database = sqliteDriver();
   const raw = new Database(file, { readonly: true });
   try {
     const listSql = sqliteListSql();
