@@ -129,6 +129,24 @@ function withMonth(text: string, today: Wall): string {
   });
 }
 
+const WEEKDAY_NAMES = 'sunday monday tuesday wednesday thursday friday saturday'.split(' ');
+
+/**
+ * "friday at 1pm" → "27 november 2026 at 1pm": a weekday (or "this" weekday) is the next one, today included, as
+ * the calendar's own days are (its `dayOf`). chrono reads a weekday that is today as today until noon and as a week
+ * later after it, with or without a time, so that an event added "on Friday" on a Friday afternoon was not where a
+ * listing "on Friday" looked. "next" and "last" weekdays stay chrono's.
+ */
+function withWeekdayDate(text: string, today: Wall): string {
+  return text.replace(
+    /(?<!\b(?:next|last) )\b(?:this )?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b/,
+    (_, name: string) => {
+      const date = addDays(today, (WEEKDAY_NAMES.indexOf(name) - weekday(today) + 7) % 7);
+      return `${date.day} ${MONTH_NAMES[date.month - 1]} ${date.year}`;
+    },
+  );
+}
+
 /**
  * The range words name, or undefined when they name no day (all their words must be the date's, apart from
  * "on", "at" and the like: "tomorrow about the fee" is no day).
@@ -144,13 +162,15 @@ export function whenIn(words: string, now: Date, timeZone: string): WhenRange | 
   const today = wallTime(now, timeZone);
   const asPeriod = period(text, today, timeZone);
   if (asPeriod) return asPeriod;
+  // The words as chrono reads them: a day of the month and a weekday given as dates.
+  const dated = withWeekdayDate(withMonth(text, today), today);
   const [found] = chrono.parse(
-    withMonth(text, today),
+    dated,
     { instant: now, timezone: offsetMinutes(now, timeZone) },
     { forwardDate: true },
   );
   if (!found) return undefined;
-  const rest = text.slice(0, found.index) + ' ' + text.slice(found.index + found.text.length);
+  const rest = dated.slice(0, found.index) + ' ' + dated.slice(found.index + found.text.length);
   if (!onlyFiller(rest)) return undefined;
   const start = wallTime(found.start.date(), timeZone);
   const day = midnight(start);
