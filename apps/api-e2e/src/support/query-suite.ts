@@ -178,6 +178,25 @@ export function defineQuerySuite(targetName: TargetName): void {
       expect(beyond.status).toBe(422);
     });
 
+    it('refuses to resume a running query after an event it has not had, once it has waited for it', async () => {
+      const started = await readStream(queries(), {
+        token: target.ownerToken,
+        body: { text: 'what can you do?' },
+        stopAfter: 2,
+      });
+      const created = started.events[0].event;
+      if (created.type !== 'query.created') throw new Error('first event is not query.created');
+      // While the query runs, the server waits a moment for an event it does not know (another instance may have
+      // streamed it already), then refuses: it neither hangs nor streams from nowhere.
+      const beyond = await readStream(`${queries()}/${created.query_id}/events`, {
+        token: target.ownerToken,
+        headers: { 'last-event-id': '100000' },
+      });
+      expect(beyond.status).toBe(422);
+      expect(beyond.problem?.code).toBe('validation_failed');
+      await api.post(`/queries/${created.query_id}/cancel`);
+    });
+
     it("answers 404 for another user's query", async () => {
       const mine = await readStream(queries(), { token: target.ownerToken, body: { text: 'hello' } });
       const created = mine.events[0].event;

@@ -22,6 +22,13 @@ describe('whenIn', () => {
     expect(startDay('next friday')).toBe('2026-12-04');
   });
 
+  it('reads "last" weekday as the one before today', () => {
+    expect(startDay('last friday')).toBe('2026-11-20');
+    expect(startDay('last saturday')).toBe('2026-11-21');
+    expect(startDay('last thursday')).toBe('2026-11-26');
+    expect(startDay('on last monday')).toBe('2026-11-23');
+  });
+
   it('keeps the rest of what a weekday is said with', () => {
     expect(whenIn('friday evening', friday, BERLIN)).toMatchObject({
       start: '2026-11-27T17:00:00+01:00',

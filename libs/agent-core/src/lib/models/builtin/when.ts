@@ -133,15 +133,17 @@ const WEEKDAY_NAMES = 'sunday monday tuesday wednesday thursday friday saturday'
 
 /**
  * "friday at 1pm" → "27 november 2026 at 1pm": a weekday (or "this" weekday) is the next one, today included, as
- * the calendar's own days are (its `dayOf`). chrono reads a weekday that is today as today until noon and as a week
- * later after it, with or without a time, so that an event added "on Friday" on a Friday afternoon was not where a
- * listing "on Friday" looked. "next" and "last" weekdays stay chrono's.
+ * the calendar's own days are (its `dayOf`); "last" weekday is the one before today. chrono reads a weekday that is
+ * today as today until noon and as a week later after it, with or without a time, so that an event added "on
+ * Friday" on a Friday afternoon was not where a listing "on Friday" looked; and with `forwardDate` it moves "last
+ * saturday" to the coming one. "next" weekday stays chrono's.
  */
 function withWeekdayDate(text: string, today: Wall): string {
   return text.replace(
-    /(?<!\b(?:next|last) )\b(?:this )?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b/,
-    (_, name: string) => {
-      const date = addDays(today, (WEEKDAY_NAMES.indexOf(name) - weekday(today) + 7) % 7);
+    /(?<!\bnext )\b(?:(this|last) )?(sunday|monday|tuesday|wednesday|thursday|friday|saturday)\b/,
+    (_, which: string | undefined, name: string) => {
+      const ahead = (WEEKDAY_NAMES.indexOf(name) - weekday(today) + 7) % 7;
+      const date = addDays(today, which === 'last' ? ahead - 7 || -7 : ahead);
       return `${date.day} ${MONTH_NAMES[date.month - 1]} ${date.year}`;
     },
   );
