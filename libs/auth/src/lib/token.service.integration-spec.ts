@@ -101,6 +101,46 @@ describe('TokenService with a verification cache', () => {
   });
 });
 
+describe('TokenService revocation in a deployment of several processes (SECURITY B8)', () => {
+  it('answers a revocation only once the other processes were told, and not later than its bound', async () => {
+    const { storage, dispose } = await openTestStorage('sqlite');
+    try {
+      const userId = (await storage.users.create({ email: 'd@example.com', displayName: 'D' })).id;
+      let told!: () => void;
+      const told$ = new Promise<void>((resolve) => (told = resolve));
+      const matches: unknown[] = [];
+      const tokens = new TokenService(storage.tokens, {
+        onForget: (match) => {
+          matches.push(match);
+          return told$;
+        },
+      });
+      const { record } = await tokens.issue({
+        userId,
+        kind: 'personal',
+        name: 'bot',
+        scopes: ['read:account'],
+      });
+      let answered = false;
+      const revoking = tokens.revoke(userId, record.id, 'personal').then(() => (answered = true));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(matches).toEqual([{ tokenId: record.id }]);
+      // The other processes have not been told yet: the revocation has not answered.
+      expect(answered).toBe(false);
+      told();
+      await revoking;
+      expect(answered).toBe(true);
+
+      // A bus that never answers holds a revocation no longer than its bound.
+      const stuck = new TokenService(storage.tokens, { onForget: () => new Promise<void>(() => undefined) });
+      const other = await stuck.issue({ userId, kind: 'personal', name: 'bot 2', scopes: ['read:account'] });
+      await expect(stuck.revoke(userId, other.record.id, 'personal')).resolves.toBe(true);
+    } finally {
+      await dispose();
+    }
+  });
+});
+
 describe('TokenService revocation racing a verification', () => {
   it('does not cache a token whose verification read the row before it was revoked', async () => {
     const { storage, dispose } = await openTestStorage('sqlite');

@@ -41,9 +41,10 @@ export interface TokenServiceOptions {
   cacheTtlMs?: number;
   /**
    * Told of every revocation made in this process (`revoke`, and `forget` of this process's own), so that the
-   * deployment's other processes forget the same tokens (`forget(match, 'peer')`).
+   * deployment's other processes forget the same tokens (`forget(match, 'peer')`). A revocation answers once the
+   * promise it returns has settled (at most TELL_OTHERS_MS): a token revoked here is refused everywhere by then.
    */
-  onForget?: (match: PrincipalMatch) => void;
+  onForget?: (match: PrincipalMatch) => void | Promise<void>;
   /**
    * Where OAuth access tokens issued by this server's authorization server are found, and the audience they must
    * name (this API's resource identifier, known once the server knows its public address).
@@ -58,6 +59,21 @@ const OPAQUE_TOKEN = /^[A-Za-z0-9_-]{20,128}$/;
 
 const CACHE_MAX_ENTRIES = 10_000;
 
+/**
+ * How long a revocation waits for the other processes to be told (`onForget`) before it answers anyway: a bus
+ * that does not answer (Redis away) must not hold it; the other processes' caches then forget the token within
+ * their TTL, or all at once when their bus connection comes back.
+ */
+const TELL_OTHERS_MS = 1_000;
+
+/** Resolves once `told` settles, or after `ms`, whichever comes first; never rejects. */
+function settledWithin(told: void | Promise<void>, ms: number): Promise<void> {
+  if (!(told instanceof Promise)) return Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([told.catch(() => undefined), late]).finally(() => clearTimeout(timer));
+}
+
 export class TokenService {
   private readonly lastTouched = new Map<string, number>();
   /** digest → principal and when it was verified; insertion-ordered, so the oldest entry goes first. */
@@ -67,7 +83,7 @@ export class TokenService {
   private revocations = 0;
 
   private readonly oauth?: TokenServiceOptions['oauth'];
-  private readonly onForget: (match: PrincipalMatch) => void;
+  private readonly onForget: (match: PrincipalMatch) => void | Promise<void>;
 
   constructor(
     private readonly tokens: TokensRepository,
@@ -153,23 +169,23 @@ export class TokenService {
     const revoked = await this.tokens.deleteLineage(userId, tokenId, kind);
     // Forget them only after the rows are gone; a verification already reading a row will not cache it either.
     // The token asked for is forgotten even if its row was gone already.
-    for (const id of new Set([tokenId, ...revoked])) {
-      this.lastTouched.delete(id);
-      this.forget({ tokenId: id });
-    }
+    const ids = [...new Set([tokenId, ...revoked])];
+    for (const id of ids) this.lastTouched.delete(id);
+    await Promise.all(ids.map((id) => this.forget({ tokenId: id })));
     return revoked.length > 0;
   }
 
   /**
    * Forgets every verified token that `match`es (a token, an integration or a grant revoked): the next request
-   * with it asks the database, which no longer has it. A revocation made here is passed on (`onForget`); one
-   * that another process made (`'peer'`) is not passed back.
+   * with it asks the database, which no longer has it. A revocation made here is passed on (`onForget`), and
+   * resolves once the other processes were told (at most TELL_OTHERS_MS); one that another process made (`'peer'`)
+   * is not passed back.
    */
-  forget(match: PrincipalMatch, origin: 'here' | 'peer' = 'here'): void {
+  forget(match: PrincipalMatch, origin: 'here' | 'peer' = 'here'): Promise<void> {
     this.revocations++;
     for (const [digest, entry] of this.verified)
       if (principalMatches(entry.principal, match)) this.verified.delete(digest);
-    if (origin === 'here') this.onForget(match);
+    return origin === 'here' ? settledWithin(this.onForget(match), TELL_OTHERS_MS) : Promise.resolve();
   }
 
   private async findOwn(digest: string): Promise<Principal | null> {

@@ -183,9 +183,9 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     }
   });
   // A revoked grant or token leaves the verified-token cache at once (the self-hosted server keeps one).
-  provider.on('grant.revoked', (_ctx: unknown, grantId: string) => options.tokens.forget({ grantId }));
+  provider.on('grant.revoked', (_ctx: unknown, grantId: string) => void options.tokens.forget({ grantId }));
   provider.on('access_token.destroyed', (token: { grantId?: string; jti: string }) => {
-    if (token.grantId) options.tokens.forget({ grantId: token.grantId });
+    if (token.grantId) void options.tokens.forget({ grantId: token.grantId });
   });
   return provider;
 }

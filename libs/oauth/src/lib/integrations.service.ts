@@ -59,7 +59,7 @@ export class IntegrationsService {
 
   async revoke(userId: string, clientId: string): Promise<void> {
     const removed = await this.oauthRecords.revokeClient(userId, clientId);
-    this.tokens.forget({ userId, clientId });
+    await this.tokens.forget({ userId, clientId });
     if (removed === 0) throw ApiError.notFound('integration');
     await this.integrationActivity.forget({ userId, clientId });
   }

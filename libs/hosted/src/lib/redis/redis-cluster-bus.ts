@@ -41,11 +41,12 @@ export class RedisClusterBus implements ClusterBus {
     await this.redis.subscriber.subscribe(this.channel);
   }
 
-  publish<T extends ClusterTopic>(topic: T, message: ClusterMessages[T]): void {
+  async publish<T extends ClusterTopic>(topic: T, message: ClusterMessages[T]): Promise<void> {
     const envelope: Envelope = { from: this.id, topic, message };
-    this.redis.command
-      .publish(this.channel, JSON.stringify(envelope))
-      .catch((error: unknown) => this.onError(error, `could not tell the other instances about ${topic}`));
+    await this.redis.command.publish(this.channel, JSON.stringify(envelope)).then(
+      () => undefined,
+      (error: unknown) => this.onError(error, `could not tell the other instances about ${topic}`),
+    );
   }
 
   subscribe<T extends ClusterTopic>(topic: T, handler: (message: ClusterMessages[T]) => void): () => void {

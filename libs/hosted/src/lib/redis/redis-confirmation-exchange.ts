@@ -59,7 +59,7 @@ export class RedisConfirmationExchange implements ConfirmationExchange {
       this.onError(error, 'could not reach the confirmation of another instance');
       throw redisUnavailable('answering a confirmation');
     }
-    if (result === 'answered') this.bus.publish('confirmation.answered', { queryId, callId, approve });
+    if (result === 'answered') void this.bus.publish('confirmation.answered', { queryId, callId, approve });
     return result;
   }
 

@@ -19,7 +19,11 @@ export type ClusterTopic = keyof ClusterMessages;
  * messages. Delivery is at most once; a process that was cut off is told so (`onReconnect`) and catches up.
  */
 export interface ClusterBus {
-  publish<T extends ClusterTopic>(topic: T, message: ClusterMessages[T]): void;
+  /**
+   * Sends `message` to the other processes; resolves once the bus has taken it (a revocation waits for that
+   * before it answers), never rejects: a failure is reported by the bus, and the message is lost.
+   */
+  publish<T extends ClusterTopic>(topic: T, message: ClusterMessages[T]): Promise<void>;
   /** Calls `handler` with each message of `topic` from another process; returns the unsubscribe function. */
   subscribe<T extends ClusterTopic>(topic: T, handler: (message: ClusterMessages[T]) => void): () => void;
   /** Calls `listener` after a lost connection is back: messages sent meanwhile were missed. */
@@ -29,7 +33,7 @@ export interface ClusterBus {
 
 /** A deployment of one process (self-hosted): nobody else to tell. */
 export class SingleProcessBus implements ClusterBus {
-  publish(): void {
+  async publish(): Promise<void> {
     // No other process.
   }
 

@@ -19,8 +19,8 @@ export class ClusterFanout implements OnModuleInit, OnApplicationShutdown {
 
   onModuleInit(): void {
     this.stops = [
-      this.bus.subscribe('principals.forgotten', (match) => this.tokens.forget(match, 'peer')),
-      this.bus.onReconnect(() => this.tokens.forget({}, 'peer')),
+      this.bus.subscribe('principals.forgotten', (match) => void this.tokens.forget(match, 'peer')),
+      this.bus.onReconnect(() => void this.tokens.forget({}, 'peer')),
     ];
   }
 

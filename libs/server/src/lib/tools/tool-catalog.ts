@@ -142,7 +142,7 @@ export class ToolCatalog implements ToolCatalogue, OnApplicationShutdown {
   /** Called by the connections resource after it adds, changes or removes one of the account's connections. */
   notifyChanged(userId: string): void {
     this.changed(userId);
-    this.bus?.publish('tools.changed', { userId });
+    void this.bus?.publish('tools.changed', { userId });
   }
 
   private changed(userId: string): void {
