@@ -21,6 +21,17 @@ export function defineQuerySuite(targetName: TargetName): void {
     let target: Target;
     let api: ApiClient;
     const queries = () => `${target.url}/api/v1/queries`;
+    /** A query that runs on after its client stopped reading at its second event: what was read, and its query.created. */
+    const runningQuery = async () => {
+      const read = await readStream(queries(), {
+        token: target.ownerToken,
+        body: { text: 'what can you do?' },
+        stopAfter: 2,
+      });
+      const created = read.events[0].event;
+      if (created.type !== 'query.created') throw new Error('first event is not query.created');
+      return { read, created };
+    };
 
     beforeAll(async () => {
       target = await startTarget(targetName);
@@ -96,14 +107,8 @@ export function defineQuerySuite(targetName: TargetName): void {
     });
 
     it('keeps running when the client disconnects after the second event; resuming with Last-Event-ID: 2 gives exactly 3..n', async () => {
-      const cut = await readStream(queries(), {
-        token: target.ownerToken,
-        body: { text: 'what can you do?' },
-        stopAfter: 2,
-      });
+      const { read: cut, created } = await runningQuery();
       expect(sequence(cut).slice(0, 2)).toEqual([1, 2]);
-      const created = cut.events[0].event;
-      if (created.type !== 'query.created') throw new Error('first event is not query.created');
 
       const resumed = await readStream(`${queries()}/${created.query_id}/events`, {
         token: target.ownerToken,
@@ -133,13 +138,7 @@ export function defineQuerySuite(targetName: TargetName): void {
     });
 
     it('cancel ends the stream with query.incomplete and stores no half answer', async () => {
-      const started = await readStream(queries(), {
-        token: target.ownerToken,
-        body: { text: 'what can you do?' },
-        stopAfter: 2,
-      });
-      const created = started.events[0].event;
-      if (created.type !== 'query.created') throw new Error('first event is not query.created');
+      const { created } = await runningQuery();
       const cancelled = await api.post<Query>(`/queries/${created.query_id}/cancel`);
       expect(cancelled.status).toBe(200);
       const rest = await readStream(`${queries()}/${created.query_id}/events?after=0`, {
@@ -179,13 +178,7 @@ export function defineQuerySuite(targetName: TargetName): void {
     });
 
     it('refuses to resume a running query after an event it has not had, once it has waited for it', async () => {
-      const started = await readStream(queries(), {
-        token: target.ownerToken,
-        body: { text: 'what can you do?' },
-        stopAfter: 2,
-      });
-      const created = started.events[0].event;
-      if (created.type !== 'query.created') throw new Error('first event is not query.created');
+      const { created } = await runningQuery();
       // While the query runs, the server waits a moment for an event it does not know (another instance may have
       // streamed it already), then refuses: it neither hangs nor streams from nowhere.
       const beyond = await readStream(`${queries()}/${created.query_id}/events`, {
