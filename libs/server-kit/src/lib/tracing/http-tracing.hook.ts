@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context, Span } from '@opentelemetry/api';
 import type { Tracing } from './tracing';
+import { routeOf } from '../http/request-route';
 
 /** The request's span and the context it is active in, kept on the request (only when tracing is on). */
 interface TracedRequest {
@@ -22,7 +23,7 @@ export function routeTemplate(fastifyRoute: string): string {
 export function traceHttpRequests(fastify: FastifyInstance, tracing: Tracing): void {
   const { api, tracer } = tracing;
   fastify.addHook('onRequest', (request, reply, done) => {
-    const route = request.routeOptions.url;
+    const route = routeOf(request).url;
     const template = route === undefined ? undefined : routeTemplate(route);
     const span = tracer.startSpan(
       template ? `${request.method} ${template}` : request.method,

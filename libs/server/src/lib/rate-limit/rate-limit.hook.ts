@@ -7,6 +7,7 @@ import {
   replyWithProblem,
   type ProblemAnswer,
   CREDENTIAL_PAGE_ROUTES,
+  routeOf,
 } from '@assistant/server-kit';
 import { isClientRegistration, isProviderRequest } from '@assistant/oauth';
 
@@ -167,8 +168,7 @@ export function rateLimiter(limits: RateLimits, verify: VerifyBearer): RateLimit
       : counted(request, reply, verdict);
   };
   return (request, reply) => {
-    // Read once: Fastify builds a new routeOptions object at every read.
-    const resource = bucketOf(request, request.routeOptions.url ?? '');
+    const resource = bucketOf(request, routeOf(request).url ?? '');
     if (resource === 'uncounted') return false;
     const key = callerKey(request, resource, verify);
     return key instanceof Promise
