@@ -27,6 +27,7 @@ import { optionHelpLines, parseOptionTable } from './lib/options.mjs';
 import { dropThrowawaySchemas } from './lib/postgres.mjs';
 import { installSignalHandlers, removeTempDirs, stopAll } from './lib/processes.mjs';
 import { DEFAULT_RULE, describeRule } from './lib/adaptive-rounds.mjs';
+import { machineSpeed } from './lib/machine-reference.mjs';
 import { markdownTable, row, textTable } from './lib/report.mjs';
 import { DEFAULT_SERVER } from './lib/server.mjs';
 import { startStub } from './lib/stub.mjs';
@@ -310,7 +311,9 @@ async function main() {
   }
 
   const table = textTable(rows);
+  const machine = machineSpeed(rows);
   log(`\n== Targets of issues 10 and 23 (floors measured in the same run)\n${table}`);
+  if (machine) log(`  machine: ${machine.sentence}`);
   for (const note of notes) log(`  note: ${note}`);
   for (const failure of failures) log(`  BENCH FAILURE: ${failure}`);
   if (options.markdown) {
@@ -318,7 +321,8 @@ async function main() {
     const lines = [
       `Figures of ${new Date().toISOString().slice(0, 10)} on a ${cpus.length}-core machine ` +
         `(${cpus[0]?.model ?? 'unknown CPU'}), Node ${process.version.replace(/^v/, '')}, load average ${startLoad} ` +
-        `at the start${options.quick ? ', --quick (noisy smoke figures)' : ''}; ${describeRule(options.rule)}:`,
+        `at the start${options.quick ? ', --quick (noisy smoke figures)' : ''}; ${describeRule(options.rule)}` +
+        `${machine ? `; ${machine.sentence}` : ''}:`,
       '',
       markdownTable(rows),
       '',

@@ -63,6 +63,8 @@ export function figureRow(figure, state) {
     id: figure.id,
     metric: figure.metric,
     floor: floors.length > 0 ? show(median(floors)) : '',
+    /** The floor's median in the figure's own unit (lib/machine-reference.mjs). */
+    floorValue: floors.length > 0 ? median(floors) : undefined,
     ours: show(median(state.ours)),
     judged: `${showCompared(judged.estimate)}${interval}`,
     rounds: String(state.values.length),
