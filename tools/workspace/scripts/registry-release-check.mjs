@@ -21,7 +21,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packAll, publishablePackages } from './pack-install/packages.mjs';
 import { nodeRuntime } from './pack-install/node-runtime.mjs';
-import { checkMcpHelp, checkServeAnswers, checkSqliteInstall, startServe } from './pack-install/installed-checks.mjs';
+import {
+  checkMcpHelp,
+  checkServeAnswers,
+  checkSqliteInstall,
+  startServe,
+} from './pack-install/installed-checks.mjs';
 import { checkChat } from './pack-install/cli-install.mjs';
 import { addUser, startVerdaccio } from './registry-release/verdaccio.mjs';
 

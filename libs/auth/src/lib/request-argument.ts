@@ -19,7 +19,8 @@ export function RequestArgument(derive: Derive): ParameterDecorator {
   return (target, key, index) => {
     if (key === undefined) throw new Error('a request argument belongs to a method, not a constructor');
     Req()(target, key, index);
-    const derived: Map<number, Derive> = Reflect.getMetadata(DERIVED_ARGUMENTS, target.constructor, key) ?? new Map();
+    const derived: Map<number, Derive> =
+      Reflect.getMetadata(DERIVED_ARGUMENTS, target.constructor, key) ?? new Map();
     Reflect.defineMetadata(DERIVED_ARGUMENTS, new Map(derived).set(index, derive), target.constructor, key);
   };
 }
@@ -32,7 +33,11 @@ export function RequestArgument(derive: Derive): ParameterDecorator {
  */
 export function DeriveRequestArguments(endpoint: Endpoint): MethodDecorator {
   return (target, key, descriptor) => {
-    const derived: Map<number, Derive> | undefined = Reflect.getMetadata(DERIVED_ARGUMENTS, target.constructor, key);
+    const derived: Map<number, Derive> | undefined = Reflect.getMetadata(
+      DERIVED_ARGUMENTS,
+      target.constructor,
+      key,
+    );
     if (!derived) return;
     const original = descriptor.value as unknown as (...args: unknown[]) => unknown;
     const derivations = [...derived];

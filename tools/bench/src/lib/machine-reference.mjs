@@ -35,7 +35,9 @@ export function machineSpeed(rows, reference = REFERENCE) {
       (r) => r.id === floor.id && r.metric.includes(floor.metric) && Number.isFinite(r.floorValue),
     );
     if (!measured) return [];
-    const slowdown = floor.higherIsFaster ? floor.value / measured.floorValue : measured.floorValue / floor.value;
+    const slowdown = floor.higherIsFaster
+      ? floor.value / measured.floorValue
+      : measured.floorValue / floor.value;
     return [{ ...floor, slowdown }];
   });
   if (floors.length === 0) return undefined;

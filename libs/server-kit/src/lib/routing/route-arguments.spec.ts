@@ -64,7 +64,9 @@ describe('@Route request arguments', () => {
   const piped = new NotesPipedArguments();
 
   beforeAll(async () => {
-    app = await NestFactory.create<NestFastifyApplication>(MemoriesModule, new FastifyAdapter(), { logger: false });
+    app = await NestFactory.create<NestFastifyApplication>(MemoriesModule, new FastifyAdapter(), {
+      logger: false,
+    });
     app.useGlobalGuards(new SetsCaller());
     app.useGlobalPipes(piped);
     app.useGlobalFilters(new ProblemFilter());
@@ -78,7 +80,11 @@ describe('@Route request arguments', () => {
     app.inject(options).then((response) => ({ status: response.statusCode, body: response.json() }));
 
   it('hands the handler its caller and its checked body, and keeps the declared status', async () => {
-    const response = await inject({ method: 'POST', url: '/memories', payload: { content: 'tea, no sugar' } });
+    const response = await inject({
+      method: 'POST',
+      url: '/memories',
+      payload: { content: 'tea, no sugar' },
+    });
 
     expect(response.status).toBe(201);
     expect(response.body).toEqual({ principal: caller, body: { content: 'tea, no sugar' } });

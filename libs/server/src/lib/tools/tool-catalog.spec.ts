@@ -171,9 +171,9 @@ describe('ToolCatalog', () => {
     ]);
     // A token narrowed to memories learns nothing of the account's home connections through the model.
     expect((await catalog.forRun({ userId: 'ada', scopes: ['read:memories'] })).connections).toEqual([]);
-    expect(
-      (await catalog.forRun({ userId: 'ada', ...everything }, ['memory_search'])).connections,
-    ).toEqual([]);
+    expect((await catalog.forRun({ userId: 'ada', ...everything }, ['memory_search'])).connections).toEqual(
+      [],
+    );
     expect((await catalog.forRun({ userId: 'bob', ...everything })).connections).toEqual([
       { name: 'con_bob', family: 'home' },
     ]);
