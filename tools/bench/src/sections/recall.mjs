@@ -1,14 +1,19 @@
 // Issue 10, P7: memory recall at scale. The measuring is recall-bench.mjs's (measureRecall: seeding 100,000
 // memories of one user on SQLite and 1,000,000 over 1,000 users on PostgreSQL, Zipf-like words, then timing
 // recall top 5 per question, list ?q= and GET /memories?q= against the raw SQL they run); this section only turns
-// its results into rows of the report, so that P7 is measured one way whichever command runs it.
-import { LIST_RATIO_TARGET, measureRecall, RECALL_P99_TARGET_MS } from '../recall-bench.mjs';
-import { atMost, ms, row, times } from '../lib/report.mjs';
+// its results into rows of the report, so that P7 is measured one way whichever command runs it. GET /memories?q=
+// against its raw SQL runs interleaved rounds under the report's rule, like every figure with a floor.
+import {
+  HTTP_CASE,
+  LIST_RATIO_TARGET,
+  measureRecall,
+  RAW_SQL,
+  RECALL_P99_TARGET_MS,
+} from '../recall-bench.mjs';
+import { atMost, figureRow, ms, row, times } from '../lib/report.mjs';
 
 const DIALECT_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 const RECALL_CASE = 'recall, ';
-const HTTP_CASE = 'GET /memories?q=common word';
-const RAW_SQL = ', raw SQL';
 
 /** One row per recall question, and GET /memories?q= against its raw SQL where it was measured. */
 function rowsOf(dialect, cases, label) {
@@ -27,16 +32,29 @@ function rowsOf(dialect, cases, label) {
     );
   }
   const [served, raw] = [cases[HTTP_CASE], cases[HTTP_CASE + RAW_SQL]];
-  if (served && raw) {
+  const metric = `GET /memories?q=<common word> p50, ${DIALECT_NAMES[dialect]} (floor: its raw SQL)`;
+  const targetText = `≤ ${LIST_RATIO_TARGET} × the raw SQL`;
+  if (served?.rounds) {
+    const figure = {
+      id: 'P7',
+      metric,
+      compare: 'ratio',
+      targetText,
+      show: (milliseconds) => ms(milliseconds * 1e6),
+    };
+    rows.push(figureRow(figure, served.rounds));
+  } else if (served && raw) {
     rows.push(
       row(
         'P7',
-        `GET /memories?q=<common word> p50, ${DIALECT_NAMES[dialect]} (floor: its raw SQL)`,
+        metric,
         ms(raw.p50 * 1e6),
         ms(served.p50 * 1e6),
-        `≤ ${LIST_RATIO_TARGET} × the raw SQL`,
+        targetText,
         atMost(served.p50, LIST_RATIO_TARGET * raw.p50),
-        { judged: times(served.p50 / raw.p50) },
+        {
+          judged: times(served.p50 / raw.p50),
+        },
       ),
     );
   }
@@ -56,6 +74,7 @@ export async function recall(ctx) {
     postgresSchema: options.pgSchema ?? undefined,
     samples: options.recalls,
     server: options.server,
+    rule: ctx.rule,
     report: (line) => log(`  ${line}`),
   });
   const labels = {
