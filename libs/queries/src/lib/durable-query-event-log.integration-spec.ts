@@ -141,6 +141,42 @@ describe('DurableQueryEventLog on SQLite', () => {
     }
   });
 
+  it("keeps a query's text when its answer's commit fails, and stores it with the end it gets instead", async () => {
+    const log = processLog();
+    const id = await openQuery(log);
+    const other = await openQuery(log);
+    await until(async () => (await storage.queries.get(other)) !== null);
+    for (let i = 0; i < 3; i++) {
+      log.append(id, delta(`w${i} `));
+      log.append(other, delta(`o${i} `));
+    }
+    const appendEvents = jest
+      .spyOn(storage.queries, 'appendEvents')
+      .mockRejectedValueOnce(new Error('disk full'));
+    try {
+      const answer = { sql: 'SELECT 1', params: [] };
+      await expect(
+        log.end(id, { type: 'query.completed' } as never, new Date(), { storeWith: [answer] }),
+      ).rejects.toThrow('disk full');
+      log.append(id, delta('late '));
+      await log.end(id, { type: 'query.incomplete', reason: 'cancelled' });
+    } finally {
+      appendEvents.mockRestore();
+    }
+    const stored = await storage.queries.events(id, 0);
+    expect(stored.map((event) => ('delta' in event ? event.delta : event.type))).toEqual([
+      'w0 ',
+      'w1 ',
+      'w2 ',
+      'late ',
+      'query.incomplete',
+    ]);
+    // The other query's text is still its own, for its own end.
+    expect(await storage.queries.events(other, 0)).toEqual([]);
+    await log.end(other, { type: 'query.incomplete', reason: 'cancelled' });
+    expect((await storage.queries.events(other, 0)).length).toBe(4);
+  });
+
   it('stores the JSON its streams framed each event with: an event is serialized once', async () => {
     const appendEvents = jest.spyOn(storage.queries, 'appendEvents');
     const stringify = jest.spyOn(JSON, 'stringify');

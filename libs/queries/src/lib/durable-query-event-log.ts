@@ -63,8 +63,12 @@ interface PendingWrite extends EventToStore {
  * copy some writes, every instance reads the database, which holds what the runner, or recovery, stored last.
  */
 export class DurableQueryEventLog implements QueryEventLog {
-  /** Events to write, oldest first; a terminal event carries when its query ended (`at`). */
-  private pending: PendingWrite[] = [];
+  /**
+   * Events to write, by query, each query's oldest first; a terminal event carries when its query ended (`at`).
+   * By query, so that a flush takes the due queries' events without walking every running query's text (500
+   * streams of 100 tokens hold 50,000 events until their ends, and each end flushes).
+   */
+  private readonly pending = new Map<string, PendingWrite[]>();
   /** Batches whose write failed, oldest first, each to be written again on its own (see `retryLater`). */
   private readonly retrying: PendingWrite[][] = [];
   private flushTimer: NodeJS.Timeout | undefined;
@@ -126,7 +130,10 @@ export class DurableQueryEventLog implements QueryEventLog {
     if (this.ending.has(queryId)) throw new Error(`query ${queryId} has already ended`);
     const event = this.live.append(queryId, body);
     // Its JSON is made already if a stream framed it (or Redis took it): the write stores that text.
-    this.pending.push({ queryId, event, json: eventJson(event) });
+    const entry = { queryId, event, json: eventJson(event) };
+    const pending = this.pending.get(queryId);
+    if (pending) pending.push(entry);
+    else this.pending.set(queryId, [entry]);
     if (!WRITTEN_AT_THE_END.has(event.type)) {
       this.due.add(queryId);
       this.flushSoon();
@@ -251,7 +258,9 @@ export class DurableQueryEventLog implements QueryEventLog {
         if (final && terminal) await this.writeBatch([...final, terminal], terminal.storeWith);
       } catch (error) {
         // The query's events go back, to be stored before whatever end it gets instead.
-        if (final) this.pending.unshift(...final);
+        if (final && terminal) {
+          this.pending.set(terminal.queryId, final.concat(this.pending.get(terminal.queryId) ?? []));
+        }
         throw error;
       }
     });
@@ -267,14 +276,15 @@ export class DurableQueryEventLog implements QueryEventLog {
     for (const ended of batch) if (ended.at) this.unstored.delete(ended.queryId);
   }
 
-  /** The pending events of the due queries and of `ending`, in order; the others stay pending. */
+  /** The pending events of the due queries and of `ending`, each query's in order; the others stay pending. */
   private takeDue(ending?: string): PendingWrite[] {
     if (ending !== undefined) this.due.add(ending);
     if (this.due.size === 0) return [];
     const taken: PendingWrite[] = [];
-    const left: PendingWrite[] = [];
-    for (const entry of this.pending) (this.due.has(entry.queryId) ? taken : left).push(entry);
-    this.pending = left;
+    for (const queryId of this.due) {
+      for (const entry of this.pending.get(queryId) ?? []) taken.push(entry);
+      this.pending.delete(queryId);
+    }
     this.due.clear();
     return taken;
   }
