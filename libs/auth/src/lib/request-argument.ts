@@ -8,12 +8,11 @@ const DERIVED_ARGUMENTS = 'assistant:derived-arguments';
 
 /**
  * A handler argument read off the request by a plain function (`request => request.user`; the route's endpoint is
- * its second argument), declared as Nest's own
- * `@Req()` so that Nest hands the request over without its parameter pipeline (an execution context, a pipe
- * consumer and three promises per argument of `createParamDecorator`), and turned into the argument by the method
- * decorator `DeriveRequestArguments`, which `@Route` applies to every route (and a served route without `@Route`
- * stops start-up: RouteContractCheck). `derive` may throw an ApiError: it runs inside the handler's promise, as
- * Nest's pipes do, and reaches the problem filter the same way.
+ * its second argument). Nest is told it is its own `@Req()`, which it hands over without its parameter pipeline
+ * (an execution context, the pipes' consumer and two promises an argument, as a `createParamDecorator` costs), and
+ * `DeriveRequestArguments`, which `@Route` applies to every route, turns the request into the argument (a served
+ * route without `@Route` stops start-up: RouteContractCheck). `derive` may throw an ApiError: it runs inside the
+ * handler's promise, as Nest's pipes do, and reaches the problem filter the same way.
  */
 export function RequestArgument(derive: Derive): ParameterDecorator {
   return (target, key, index) => {
@@ -26,10 +25,11 @@ export function RequestArgument(derive: Derive): ParameterDecorator {
 }
 
 /**
- * Gives the method of `endpoint` its request arguments (RequestArgument): it is replaced by a function that derives them from
- * the request Nest passed in their place, then calls it. Must be applied before any decorator that keeps metadata
- * on the method's function (Nest's route, status and guard metadata), so that they keep it on the replacement; the
- * metadata already on the original is copied over. A method without request arguments is left as it is.
+ * Gives the method of `endpoint` its request arguments (RequestArgument): it is replaced by a function that derives
+ * them from the request Nest passed in their place, then calls it. Must be applied before any decorator that keeps
+ * metadata on the method's function (Nest's route, status and guard metadata), so that they keep it on the
+ * replacement; the metadata already on the original is copied over. A method without request arguments is left
+ * as it is.
  */
 export function DeriveRequestArguments(endpoint: Endpoint): MethodDecorator {
   return (target, key, descriptor) => {
