@@ -15,8 +15,8 @@ type WithRoute = FastifyRequest & { [ROUTE]?: RequestRoute };
 
 /**
  * The request's route, read once a request and kept on it: Fastify builds a new twelve-field `routeOptions`
- * object at every read, and the rate limiter, the metrics, the tracing and the integrations' activity each need
- * the route (issue 23, decision 0016).
+ * object at every read, and the rate limiter, the metrics' two hooks and the integrations' activity each need the
+ * route (issue 23, decision 0016).
  */
 export function routeOf(request: FastifyRequest): RequestRoute {
   const known = (request as WithRoute)[ROUTE];
