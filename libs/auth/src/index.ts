@@ -19,7 +19,6 @@ export {
 export { AuthError } from './lib/auth.errors';
 export { storedTokenIdOf, type Principal } from './lib/principal';
 export { Scopes, Public, CurrentPrincipal, ACCESS_METADATA, type RouteAccess } from './lib/scopes.decorator';
-export { RequestArgument, DeriveRequestArguments } from './lib/request-argument';
 export {
   generateToken,
   checkTokenFormat,

@@ -10,7 +10,6 @@ export { type RateLimitConfig, type ServerConfig, type OAuthClientName } from '.
 export { type SelfHostFlags, SELF_HOST_SETTINGS, HOSTED_SETTINGS } from './lib/config/settings';
 export { ApiError } from './lib/http/api-error';
 export { isEventStreamRoute } from './lib/http/event-stream-routes';
-export { routeOf, type RequestRoute } from './lib/http/request-route';
 export {
   type HttpTimeouts,
   HTTP_TIMEOUTS,

@@ -1,7 +1,6 @@
-import { SetMetadata } from '@nestjs/common';
+import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { Scope } from '@assistant/contracts';
 import type { Principal } from './principal';
-import { RequestArgument } from './request-argument';
 
 export const ACCESS_METADATA = 'assistant:access';
 
@@ -14,5 +13,7 @@ export const Scopes = (scope: Scope) => SetMetadata(ACCESS_METADATA, { scope } s
 /** A route that needs no token (the OpenAPI document, health checks). */
 export const Public = () => SetMetadata(ACCESS_METADATA, { public: true } satisfies RouteAccess);
 
-/** The authenticated caller, as the access guard set it on the request. */
-export const CurrentPrincipal = () => RequestArgument((request: { user: Principal }) => request.user);
+/** The authenticated caller, as set by the access guard (on the request, the first argument of an HTTP context). */
+export const CurrentPrincipal = createParamDecorator((_data: unknown, ctx: ExecutionContext): Principal => {
+  return ctx.getArgByIndex<{ user: Principal }>(0).user;
+});

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ENDPOINTS, routePattern, type Scope } from '@assistant/contracts';
 import type { Principal } from '@assistant/auth';
 import type { IntegrationActivityRepository } from '@assistant/storage';
-import { InjectRepository, routeOf } from '@assistant/server-kit';
+import { InjectRepository } from '@assistant/server-kit';
 
 /** The same thing by the same application is noted once a minute at most: the profile shows what, not how often. */
 const SAME_ENTRY_MS = 60_000;
@@ -38,7 +38,7 @@ export class IntegrationActivity implements OnModuleInit {
   private note(request: FastifyRequest): void {
     const principal = (request as FastifyRequest & { user?: Principal }).user;
     if (principal?.kind !== 'oauth_access' || !principal.clientId) return;
-    const what = `${request.method} ${routeOf(request).url ?? request.url.split('?')[0]}`;
+    const what = `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
     const key = `${principal.userId} ${principal.clientId} ${what}`;
     const now = Date.now();
     if (now - (this.noted.get(key) ?? 0) < SAME_ENTRY_MS) return;

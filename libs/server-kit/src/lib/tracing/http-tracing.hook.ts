@@ -22,7 +22,6 @@ export function routeTemplate(fastifyRoute: string): string {
 export function traceHttpRequests(fastify: FastifyInstance, tracing: Tracing): void {
   const { api, tracer } = tracing;
   fastify.addHook('onRequest', (request, reply, done) => {
-    // Its own read of the route (not routeOf: tracing is below http/), only when tracing is on.
     const route = request.routeOptions.url;
     const template = route === undefined ? undefined : routeTemplate(route);
     const span = tracer.startSpan(

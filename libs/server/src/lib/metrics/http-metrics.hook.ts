@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Histogram } from 'prom-client';
 import type { ServerMetrics } from './server-metrics';
-import { routeOf } from '@assistant/server-kit';
+import { isEventStreamRoute as isEventStream } from '@assistant/server-kit';
 
 /** A request no route matched (404, 405): one label value, not one per URL. */
 const UNMATCHED = 'unmatched';
@@ -24,17 +24,17 @@ export function recordHttpMetrics(fastify: FastifyInstance, metrics: ServerMetri
   };
   // Callback hooks, not async ones: no promise per request.
   fastify.addHook('onRequest', (request, reply, done) => {
-    if (routeOf(request).eventStream) {
+    if (isEventStream(request.method, request.routeOptions.url)) {
       metrics.openEventStreams.inc();
       reply.raw.once('close', () => metrics.openEventStreams.dec());
     }
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
-    const route = routeOf(request);
-    if (reply.statusCode !== 200 || !route.eventStream) {
+    const route = request.routeOptions.url;
+    if (reply.statusCode !== 200 || !isEventStream(request.method, route)) {
       const statusClass = `${Math.floor(reply.statusCode / 100)}xx`;
-      childFor(route.url ?? UNMATCHED, request.method, statusClass).observe(reply.elapsedTime / 1000);
+      childFor(route ?? UNMATCHED, request.method, statusClass).observe(reply.elapsedTime / 1000);
     }
     done();
   });

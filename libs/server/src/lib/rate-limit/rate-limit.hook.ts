@@ -7,7 +7,6 @@ import {
   replyWithProblem,
   type ProblemAnswer,
   CREDENTIAL_PAGE_ROUTES,
-  routeOf,
 } from '@assistant/server-kit';
 import { isClientRegistration, isProviderRequest } from '@assistant/oauth';
 
@@ -168,7 +167,8 @@ export function rateLimiter(limits: RateLimits, verify: VerifyBearer): RateLimit
       : counted(request, reply, verdict);
   };
   return (request, reply) => {
-    const resource = bucketOf(request, routeOf(request).url ?? '');
+    // Read once: Fastify builds a new routeOptions object at every read.
+    const resource = bucketOf(request, request.routeOptions.url ?? '');
     if (resource === 'uncounted') return false;
     const key = callerKey(request, resource, verify);
     return key instanceof Promise
