@@ -56,20 +56,22 @@ export function freePort() {
 }
 
 /**
- * Spawns `node ...nodeArgs <script> ...args`, keeping its output lines (`[stdout] ...`, `[stderr] ...`; at most
- * `maxOutput` of them) for diagnostics; `ipc` adds a message channel (child.send / process.on('message')).
- * Returns a handle: { name, child, output, exit (null while running), exited (a promise of { code, signal }) };
- * functions added to `handle.onLine` see every line, kept or not.
+ * Spawns `node ...nodeArgs <script> ...args` (under `wrapper`, a command and its arguments, when given: valgrind),
+ * keeping its output lines (`[stdout] ...`, `[stderr] ...`; at most `maxOutput` of them) for diagnostics; `ipc`
+ * adds a message channel (child.send / process.on('message')). Returns a handle: { name, child, output, exit (null
+ * while running), exited (a promise of { code, signal }) }; functions added to `handle.onLine` see every line,
+ * kept or not.
  */
 export function spawnNode(
   name,
   script,
   args,
   env,
-  { maxOutput = Infinity, ipc = false, nodeArgs = [] } = {},
+  { maxOutput = Infinity, ipc = false, nodeArgs = [], wrapper = [] } = {},
 ) {
   const stdio = ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])];
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { env, stdio });
+  const [command, ...commandArgs] = [...wrapper, process.execPath, ...nodeArgs, script, ...args];
+  const child = spawn(command, commandArgs, { env, stdio });
   const handle = { name, child, output: [], onLine: new Set(), exit: null };
   handle.exited = new Promise((resolveExit) => {
     child.once('exit', (code, signal) => {

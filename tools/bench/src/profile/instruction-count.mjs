@@ -13,12 +13,21 @@
 // each. Instructions are not time: a system call or a cache miss counts for little, so this sees the cost of our
 // code, not of the kernel's work (CPU per request: request-profile.mjs). Under callgrind a server runs ~50× slower:
 // ~1 minute per server and repeat with the defaults. Needs valgrind (Debian's `valgrind`).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { median } from '../lib/measure.mjs';
-import { freePort, makeTempDir, removeTempDirs, sleep } from '../lib/processes.mjs';
+import { interleaved, median } from '../lib/measure.mjs';
+import {
+  freePort,
+  makeTempDir,
+  removeTempDirs,
+  sleep,
+  spawnNode,
+  stopAll,
+  stopProcess,
+  waitForHealthz,
+} from '../lib/processes.mjs';
 import { DEFAULT_SERVER, ourServerEnv, readToken, serverArgs } from '../lib/server.mjs';
 
 const OPTIONS = {
@@ -30,7 +39,6 @@ const OPTIONS = {
   repeat: { type: 'string', default: '2' },
   help: { type: 'boolean', short: 'h', default: false },
 };
-const START_TIMEOUT_MS = 300_000;
 
 /** The server's calls of `path`, one after another on one connection; the number answered 2xx. */
 function load(baseUrl, path, token, amount) {
@@ -42,50 +50,34 @@ function load(baseUrl, path, token, amount) {
   });
 }
 
-/** Whether `url` answers 200 (false while nothing listens). */
-async function answers(url) {
-  try {
-    return (await fetch(url)).status === 200;
-  } catch {
-    return false;
-  }
-}
-
 /** Instructions per request of the server `entry`, counted over `requests` after `warmup`. */
 async function countOnce(entry, { path, warmup, requests }) {
   const dataDir = makeTempDir('instruction-count-data-');
   const outDir = makeTempDir('instruction-count-callgrind-');
   const port = await freePort();
-  const child = spawn(
-    'valgrind',
-    [
-      '--tool=callgrind',
-      '--instr-atstart=no',
-      `--callgrind-out-file=${outDir}/callgrind.%p`,
-      process.execPath,
-      '--single-threaded',
-      entry,
-      ...serverArgs(entry),
-    ],
-    { env: ourServerEnv(dataDir, port), stdio: ['ignore', 'pipe', 'pipe'] },
+  const handle = spawnNode(
+    'our server under callgrind',
+    entry,
+    serverArgs(entry),
+    ourServerEnv(dataDir, port),
+    {
+      maxOutput: 200,
+      nodeArgs: ['--single-threaded'],
+      wrapper: [
+        'valgrind',
+        '--tool=callgrind',
+        '--instr-atstart=no',
+        `--callgrind-out-file=${outDir}/callgrind.%p`,
+      ],
+    },
   );
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
   try {
+    await waitForHealthz(handle, port, 200);
     const baseUrl = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + START_TIMEOUT_MS;
-    while (!(await answers(`${baseUrl}/healthz`))) {
-      if (child.exitCode !== null)
-        throw new Error(`the server under valgrind stopped:\n${output.slice(-2000)}`);
-      if (Date.now() > deadline)
-        throw new Error(`the server under valgrind did not start:\n${output.slice(-2000)}`);
-      await sleep(200);
-    }
     const token = readToken(dataDir);
     await load(baseUrl, path, token, warmup);
     const control = (...args) =>
-      execFileSync('callgrind_control', [...args, String(child.pid)], { stdio: 'ignore' });
+      execFileSync('callgrind_control', [...args, String(handle.child.pid)], { stdio: 'ignore' });
     control('--instr=on');
     const answered = await load(baseUrl, path, token, requests);
     control('--instr=off');
@@ -100,7 +92,7 @@ async function countOnce(entry, { path, warmup, requests }) {
     if (instructions === 0) throw new Error(`callgrind wrote no count in ${outDir}`);
     return instructions / requests;
   } finally {
-    child.kill('SIGKILL');
+    await stopProcess(handle);
   }
 }
 
@@ -132,8 +124,8 @@ async function main() {
     `${settings.path}: ${settings.requests} requests after ${settings.warmup}, under callgrind, V8 single-threaded`,
   );
   for (let round = 0; round < Number(values.repeat); round += 1) {
-    const names = Object.keys(servers);
-    for (const name of round % 2 === 0 ? names : names.reverse()) {
+    const names = counts.baseline ? interleaved(round, 'ours', 'baseline') : ['ours'];
+    for (const name of names) {
       const perRequest = await countOnce(servers[name], settings);
       counts[name].push(perRequest);
       console.log(
@@ -154,4 +146,7 @@ main()
     console.error(error.message ?? error);
     process.exitCode = 1;
   })
-  .finally(removeTempDirs);
+  .finally(async () => {
+    await stopAll();
+    removeTempDirs();
+  });
