@@ -12,13 +12,16 @@ export const floorScript = (name) => join(FLOORS_DIR, name);
 export const BARE_SERVER = join(FLOORS_DIR, '../bare-server.mjs');
 
 /** Starts the bare relay floor (floors/relay-server.mjs) in its own process, relaying the stub at `stubUrl`. */
-export async function startRelayFloor(stubUrl) {
+export async function startRelayFloor(stubUrl, { nodeArgs = [] } = {}) {
   const port = await freePort();
   const handle = spawnNode(
     'bare relay',
     floorScript('relay-server.mjs'),
     [String(port), stubUrl],
     process.env,
+    {
+      nodeArgs,
+    },
   );
   await waitForOutput(handle, /relay listening on/, 'its address');
   return { handle, url: `http://127.0.0.1:${port}`, pid: handle.child.pid };
@@ -28,13 +31,14 @@ export async function startRelayFloor(stubUrl) {
  * Starts the essential-work stream floor (floors/essential-stream-floor.mjs) in its own process: it relays the
  * stub at `stubUrl` for the tokens of our server's SQLite file `ourFile`, storing its own rows under `dir`.
  */
-export async function startEssentialStreamFloor(stubUrl, ourFile, dir) {
+export async function startEssentialStreamFloor(stubUrl, ourFile, dir, { nodeArgs = [] } = {}) {
   const port = await freePort();
   const handle = spawnNode(
     'essential stream floor',
     floorScript('essential-stream-floor.mjs'),
     [String(port), stubUrl, ourFile, dir],
     process.env,
+    { nodeArgs },
   );
   await waitForOutput(handle, /essential floor listening on/, 'its address');
   return { handle, url: `http://127.0.0.1:${port}`, pid: handle.child.pid };

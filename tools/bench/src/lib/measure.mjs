@@ -5,7 +5,7 @@
 // run as noisy at the same threshold, and interleave their paths the same way. Where /proc is missing (not
 // Linux), every reading is null and the benches print "n/a" or "-" instead of a figure.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Above this share of a core used by other processes during a run, the run is flagged as noisy. */
 export const NOISY_OTHER_CPU = 0.2;
@@ -24,6 +24,25 @@ export function processCpuSeconds(pid) {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU seconds a process has used so far on its main thread (the event loop: its tid is its pid) and on all its
+ * other threads together (V8's GC helpers and compilers, libuv's pool), or null where /proc is missing.
+ */
+export function threadCpuSeconds(pid) {
+  try {
+    const seconds = { main: 0, others: 0 };
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      seconds[tid === String(pid) ? 'main' : 'others'] +=
+        (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    }
+    return seconds;
   } catch {
     return null;
   }

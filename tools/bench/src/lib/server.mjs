@@ -100,17 +100,18 @@ export function streamingEnv(stubUrl) {
 
 /**
  * Starts our self-hosted server (`entry`) on a free port with `extra` settings, on `dataDir` (default: a fresh
- * temporary data directory), ready for collectGarbage, and resolves once it prints its address: { handle, baseUrl, token, pid, dataDir }.
+ * temporary data directory), ready for collectGarbage (and with `nodeArgs`: a profiler's), and resolves once it
+ * prints its address: { handle, baseUrl, token, pid, dataDir }.
  */
 export async function startOurServer(
   entry,
   extra = {},
-  { dataDir = makeTempDir('assistant-bench-data-') } = {},
+  { dataDir = makeTempDir('assistant-bench-data-'), nodeArgs = [] } = {},
 ) {
   const port = await freePort();
   const handle = spawnNode('our server', entry, serverArgs(entry), ourServerEnv(dataDir, port, extra), {
     maxOutput: 500,
-    nodeArgs: INSPECT_ON_SIGNAL,
+    nodeArgs: [...INSPECT_ON_SIGNAL, ...nodeArgs],
   });
   const baseUrl = await listeningAddress(handle);
   return { handle, baseUrl, token: readToken(dataDir), pid: handle.child.pid, dataDir };
