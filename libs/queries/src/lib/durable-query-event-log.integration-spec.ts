@@ -279,6 +279,30 @@ describe('DurableQueryEventLog on SQLite', () => {
     expect(await after.get(newId('query'))).toBeUndefined();
   });
 
+  it('replays a query it ran once its memory has let it go: from the database, every event as its stream had it, and whose it is', async () => {
+    const keptMs = 10;
+    const log = processLog('runner_a', 1_000, new MemoryQueryEventLog(keptMs, 'runner_a'));
+    const id = await openQuery(log);
+    const streamed: QueryEvent[] = [];
+    await log.subscribe(id, 0, (event) => streamed.push(event));
+    log.append(id, delta('one '));
+    log.append(id, toolCall());
+    log.append(id, delta('two'));
+    await log.end(id, { type: 'query.incomplete', reason: 'cancelled' });
+    await sleep(keptMs * 3);
+
+    expect(await log.get(id)).toMatchObject({
+      userId,
+      owner: 'token:tok_1',
+      status: 'incomplete',
+      lastEventId: 4,
+    });
+    const replayed: QueryEvent[] = [];
+    await log.subscribe(id, 0, (event) => replayed.push(event));
+    expect(streamed).toHaveLength(4);
+    expect(replayed).toEqual(streamed);
+  });
+
   it('follows a query that another process runs, from what that process stores, up to its terminal event', async () => {
     const runner = processLog('runner_a');
     const id = await openQuery(runner);

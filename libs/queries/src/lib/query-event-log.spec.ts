@@ -1,5 +1,5 @@
 import type { QueryEvent } from '@assistant/contracts';
-import { MemoryQueryEventLog } from './query-event-log';
+import { ENDED_QUERY_KEPT_MS, MemoryQueryEventLog } from './query-event-log';
 
 const record = {
   id: 'qry_1',
@@ -35,12 +35,12 @@ describe('MemoryQueryEventLog', () => {
     log.close();
   });
 
-  it('keeps a finished query replayable for 15 minutes, then forgets it', async () => {
+  it('keeps a finished query for ENDED_QUERY_KEPT_MS (the database beneath keeps it longer), then forgets it', async () => {
     jest.useFakeTimers();
     const log = new MemoryQueryEventLog();
     await log.open(record);
     await log.end('qry_1', { type: 'query.incomplete', reason: 'cancelled' });
-    jest.advanceTimersByTime(15 * 60_000 - 1);
+    jest.advanceTimersByTime(ENDED_QUERY_KEPT_MS - 1);
     expect(await log.events('qry_1')).toHaveLength(1);
     jest.advanceTimersByTime(1);
     expect(await log.get('qry_1')).toBeUndefined();

@@ -22,11 +22,6 @@ import { EVENT_FIELD, eventsOfEntries, streamId, type StreamEntry } from './redi
 /** SPEC §4: a finished query stays replayable for at least 15 minutes. */
 const RETENTION_SECONDS = 15 * 60;
 /**
- * How long this process keeps a query it ran in memory after its end: long enough for a stream that is just
- * attaching; later readers read Redis like every other instance.
- */
-const LOCAL_RETENTION_MS = 30_000;
-/**
  * Text deltas go to Redis at most once per this many milliseconds, with whatever else came meanwhile: a pipeline
  * costs this process a round trip whatever it carries (~0.3 ms of CPU for a lone stream, whose process sleeps
  * between tokens), and one per token made a lone stream's Redis writes cost more than the rest of its work; at
@@ -160,7 +155,8 @@ interface PendingWrites {
  */
 export class RedisQueryEventLog implements QueryEventLog {
   readonly runnerId: string;
-  private readonly local = new MemoryQueryEventLog(LOCAL_RETENTION_MS);
+  /** Kept after a query's end for ENDED_QUERY_KEPT_MS; later readers read Redis like every other instance. */
+  private readonly local = new MemoryQueryEventLog();
   private readonly follower: RedisStreamFollower;
   private pending = new Map<string, PendingWrites>();
   /** Every write, chained: one pipeline at a time, so that one sent again after a failure keeps its place. */
