@@ -20,7 +20,7 @@ interface Entry {
  * reconnecting after a blip, to be served from here. A finished query stays replayable for longer (SPEC §4: at
  * least 15 minutes) from the log under this one — the database, which stores a query's events with its end
  * (DurableQueryEventLog), or Redis on the hosted API. Kept for 15 minutes here too, every answer's events would
- * hold the heap for as long (~43 KB for 100 tokens: 40 MB at one query a second), for readers that rarely come.
+ * hold the heap for as long (~34 KB for 100 tokens: 30 MB at one query a second), for readers that rarely come.
  */
 export const ENDED_QUERY_KEPT_MS = 30_000;
 

@@ -48,7 +48,8 @@ export const OTHER_PHASE = 'other (V8, Node)';
 /**
  * Samples of `profile` by phase, counting only those taken within [fromUs, toUs] (V8's timestamps: the
  * monotonic clock in µs, the same as `process.hrtime.bigint() / 1000n` in any process of the machine), and the
- * self samples by function (`name url:line`) for a drill-down. Returns { total, byPhase: Map, byFunction: Map }.
+ * self samples of each phase by function (`name url:line`), for a drill-down. Returns { total, byPhase: Map,
+ * byFunction: Map of phase → Map }.
  */
 export function phaseShares(profile, fromUs = -Infinity, toUs = Infinity) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -78,7 +79,9 @@ export function phaseShares(profile, fromUs = -Infinity, toUs = Infinity) {
     const phase = phaseOf(node);
     byPhase.set(phase, (byPhase.get(phase) ?? 0) + 1);
     const key = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|libs|apps|tools)\//, '$1/')}:${lineNumber + 1}`;
-    byFunction.set(key, (byFunction.get(key) ?? 0) + 1);
+    if (!byFunction.has(phase)) byFunction.set(phase, new Map());
+    const functions = byFunction.get(phase);
+    functions.set(key, (functions.get(key) ?? 0) + 1);
   }
   return { total, byPhase, byFunction };
 }

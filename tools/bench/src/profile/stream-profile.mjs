@@ -12,7 +12,7 @@
 //      times the main thread's µs per token of step 1.
 //
 //   node tools/bench/src/profile/stream-profile.mjs [--server <bin/run.js>] [--baseline <bin/run.js>]
-//        [--concurrency 10] [--batches 10] [--rounds 3] [--tokens 100] [--interval 5] [--top 0] [--no-profile]
+//        [--concurrency 10] [--batches 10] [--rounds 3] [--tokens 100] [--interval 5] [--top 0: each phase's N busiest functions] [--no-profile]
 //
 // A/B: `--baseline` adds another build of our server (another checkout's) to the same rounds and profile.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -215,10 +215,17 @@ async function main() {
     console.log(table(rows, ['phase', ...names.map((n) => `${n} µs`)]));
     for (const name of names) {
       if (Number(options.top) === 0) break;
-      console.log(`\n${name}: the functions of the most samples (self time)`);
-      const top = [...shares[name].byFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(options.top));
-      for (const [key, count] of top)
-        console.log(`  ${((count / shares[name].total) * cpu[name].main).toFixed(2).padStart(6)} µs  ${key}`);
+      console.log(`\n${name}: each phase's functions of the most samples (self time), µs per token`);
+      for (const phase of phases) {
+        const functions = shares[name].byFunction.get(phase);
+        if (!functions) continue;
+        console.log(`  ${phase}`);
+        const top = [...functions].sort((a, b) => b[1] - a[1]).slice(0, Number(options.top));
+        for (const [key, count] of top)
+          console.log(
+            `    ${((count / shares[name].total) * cpu[name].main).toFixed(2).padStart(6)}  ${key}`,
+          );
+      }
     }
   } finally {
     await stub.stop();
