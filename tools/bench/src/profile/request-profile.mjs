@@ -21,6 +21,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { floorScript } from '../lib/floors.mjs';
+import { parseArgsUsage, textTable } from '../lib/format.mjs';
 import { median, processCpuSeconds } from '../lib/measure.mjs';
 import {
   freePort,
@@ -188,25 +189,9 @@ async function profileShares() {
   return shares;
 }
 
-function table(rows, columns) {
-  const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) =>
-    cells
-      .map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i])))
-      .join('  ');
-  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
-}
-
 async function main() {
   if (options.help) {
-    console.log(
-      `Usage: node tools/bench/src/profile/request-profile.mjs [options]\n\n${Object.keys(OPTIONS)
-        .map(
-          (name) =>
-            `  --${name}${OPTIONS[name].default !== undefined ? ` (default ${OPTIONS[name].default})` : ''}`,
-        )
-        .join('\n')}`,
-    );
+    console.log(parseArgsUsage('tools/bench/src/profile/request-profile.mjs', OPTIONS));
     return;
   }
   if (!existsSync(resolve(options.server))) throw new Error(`${options.server} does not exist: build first`);
@@ -250,7 +235,7 @@ async function main() {
       console.log(
         `\nµs of CPU per request (perf samples ${names.map((n) => `${n} ${shares[n].total}`).join(', ')})\n`,
       );
-      console.log(table(rows, ['part of the request path', ...names.map((n) => `${n} µs`)]));
+      console.log(textTable(rows, ['part of the request path', ...names.map((n) => `${n} µs`)]));
       for (const name of names) {
         result.categories[name] = Object.fromEntries([...categories].map((c) => [c, usOf(name, c)]));
         if (Number(options.top) === 0) continue;

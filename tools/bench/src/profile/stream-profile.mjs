@@ -19,6 +19,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEssentialStreamFloor, startRelayFloor } from '../lib/floors.mjs';
+import { parseArgsUsage, textTable } from '../lib/format.mjs';
 import { median, rotated, threadCpuSeconds } from '../lib/measure.mjs';
 import {
   installSignalHandlers,
@@ -157,25 +158,9 @@ async function profilePhases(stub) {
   return shares;
 }
 
-function table(rows, columns) {
-  const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) =>
-    cells
-      .map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i])))
-      .join('  ');
-  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
-}
-
 async function main() {
   if (options.help) {
-    console.log(
-      `Usage: node tools/bench/src/profile/stream-profile.mjs [options]\n\n${Object.keys(OPTIONS)
-        .map(
-          (name) =>
-            `  --${name}${OPTIONS[name].default !== undefined ? ` (default ${OPTIONS[name].default})` : ''}`,
-        )
-        .join('\n')}`,
-    );
+    console.log(parseArgsUsage('tools/bench/src/profile/stream-profile.mjs', OPTIONS));
     return;
   }
   for (const entry of [options.server, options.baseline].filter(Boolean))
@@ -212,7 +197,7 @@ async function main() {
     console.log(
       `\nµs of CPU per streamed token, by phase (main-thread samples: ${names.map((n) => `${n} ${shares[n].total}`).join(', ')})\n`,
     );
-    console.log(table(rows, ['phase', ...names.map((n) => `${n} µs`)]));
+    console.log(textTable(rows, ['phase', ...names.map((n) => `${n} µs`)]));
     for (const name of names) {
       if (Number(options.top) === 0) break;
       console.log(`\n${name}: each phase's functions of the most samples (self time), µs per token`);
