@@ -17,9 +17,10 @@ import { readStream, type StreamResult } from './support/sse';
  * - The baseline is taken after a warm-up round of 200 short queries (JIT, connection pools, SQLite caches, lazy
  *   imports of the model code), so one-off start-up growth does not count as a leak.
  * - What the server keeps on purpose is allowed for: a finished query stays in memory for 30 s after its end (then
- *   it is replayed from the database), so the heap may grow by the retained events, at most RETAINED_BYTES_PER_EVENT each (an event
- *   object with its JSON is a few hundred bytes); anything per connection or per stream that is not released
- *   (listeners, timers, subscribers, buffers) would grow far beyond that with 200 streams and hundreds of queries.
+ *   it is replayed from the database), so the heap may grow by the retained events, at most
+ *   RETAINED_BYTES_PER_EVENT each (an event object with its JSON is a few hundred bytes); anything per connection
+ *   or per stream that is not released (listeners, timers, subscribers, buffers) would grow far beyond that with
+ *   200 streams and hundreds of queries.
  * - RSS is printed for the report but bounded only loosely (2×): the allocator keeps freed pages, so RSS
  *   returning exactly would be a flaky criterion. Active handles are printed too, not judged: the client's idle
  *   keep-alive connections and the retention timers of finished queries are there by design.

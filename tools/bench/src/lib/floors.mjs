@@ -19,9 +19,7 @@ export async function startRelayFloor(stubUrl, { nodeArgs = [] } = {}) {
     floorScript('relay-server.mjs'),
     [String(port), stubUrl],
     process.env,
-    {
-      nodeArgs,
-    },
+    { nodeArgs },
   );
   await waitForOutput(handle, /relay listening on/, 'its address');
   return { handle, url: `http://127.0.0.1:${port}`, pid: handle.child.pid };

@@ -18,12 +18,17 @@ const CLOCK_TICKS = (() => {
   }
 })();
 
+/** User + system CPU seconds of a `/proc/.../stat` file (a process's, or one of its threads'). */
+function statCpuSeconds(path) {
+  const stat = readFileSync(path, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
 /** CPU seconds (user + system, all threads) a process has used so far, or null where /proc is missing. */
 export function processCpuSeconds(pid) {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    return statCpuSeconds(`/proc/${pid}/stat`);
   } catch {
     return null;
   }
@@ -36,12 +41,8 @@ export function processCpuSeconds(pid) {
 export function threadCpuSeconds(pid) {
   try {
     const seconds = { main: 0, others: 0 };
-    for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      seconds[tid === String(pid) ? 'main' : 'others'] +=
-        (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-    }
+    for (const tid of readdirSync(`/proc/${pid}/task`))
+      seconds[tid === String(pid) ? 'main' : 'others'] += statCpuSeconds(`/proc/${pid}/task/${tid}/stat`);
     return seconds;
   } catch {
     return null;
