@@ -33,7 +33,7 @@ import {
   stopProcess,
   waitForOutput,
 } from '../lib/processes.mjs';
-import { DEFAULT_SERVER, listeningAddress, ourServerEnv, readToken, serverArgs } from '../lib/server.mjs';
+import { DEFAULT_SERVER, startOurServer } from '../lib/server.mjs';
 import { perfAvailable, perfCategories, startPerf } from './perf-samples.mjs';
 
 const OPTIONS = {
@@ -68,14 +68,7 @@ const PROFILED_NODE_ARGS = [
 
 /** One build of our server on a fresh data directory of its own, started with `nodeArgs`. */
 async function startOurs(name, entry, nodeArgs) {
-  const dataDir = makeTempDir('assistant-profile-data-');
-  const port = await freePort();
-  const handle = spawnNode(name, resolve(entry), serverArgs(entry), ourServerEnv(dataDir, port), {
-    maxOutput: 500,
-    nodeArgs,
-  });
-  const baseUrl = await listeningAddress(handle);
-  return { name, handle, baseUrl, pid: handle.child.pid, token: readToken(dataDir), dataDir };
+  return { name, ...(await startOurServer(resolve(entry), {}, { nodeArgs })) };
 }
 
 /**
